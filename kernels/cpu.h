@@ -1,0 +1,58 @@
+/*
+ * cpu.h — what this CPU is and which kernels it can run.
+ * Plain C; CPUID/XGETBV are read directly (libcpuid 0.6.2 lacks several bits we need),
+ * libcpuid supplies identity, sysfs supplies caches.
+ */
+#ifndef STOREBENCH_CPU_H
+#define STOREBENCH_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernels.h"
+
+#define CPU_MAX_CACHES 8
+
+struct cpu_cache {
+	unsigned level;        /* 1, 2, 3, ... */
+	char type[12];         /* "Data", "Instruction", "Unified" (sysfs spelling) */
+	size_t size_bytes;     /* per instance */
+	unsigned shared_cpus;  /* logical CPUs sharing one instance (from shared_cpu_list) */
+	unsigned instances;    /* distinct instances across online CPUs */
+};
+
+struct cpu_info {
+	char vendor[16];          /* "GenuineIntel", "AuthenticAMD", ... */
+	char brand[64];           /* CPUID brand string, trimmed */
+	unsigned family;          /* display family (base + extended) */
+	unsigned model;           /* display model (with extended model) */
+	unsigned stepping;
+	const char *codename;     /* from our family/model table, "unknown" when absent */
+	char microcode[24];       /* /proc/cpuinfo "microcode", "" when not exposed */
+	unsigned isa;             /* enum isa_bit set usable here: CPUID and OS state both agree */
+	bool erms, fsrm;          /* rep movsb/stosb hints; listed, no kernel requires them */
+	bool invariant_tsc;       /* CPUID 0x80000007 EDX[8] */
+	bool hypervisor;          /* CPUID 1 ECX[31]: numbers are from a guest */
+	unsigned online_cpus;     /* logical CPUs online */
+	unsigned threads_per_core; /* SMT width from sysfs topology */
+	unsigned numa_nodes;      /* configured NUMA nodes (libnuma), 1 without NUMA */
+	size_t ncaches;
+	struct cpu_cache caches[CPU_MAX_CACHES]; /* sorted by level, data before instruction */
+};
+
+/* Fill *info for the CPU we run on.  Never fails: unknown fields stay empty/zero. */
+void cpu_detect(struct cpu_info *info);
+
+/* NULL when k can run here, else the reason ("needs AVX-512F (CPU lacks it)", ...). */
+const char *cpu_kernel_unavailable(const struct kernel *k, const struct cpu_info *info);
+
+/* Size of the last-level data/unified cache instance, 0 when unknown. */
+size_t cpu_llc_bytes(const struct cpu_info *info);
+
+/* Size of the first data/unified cache of the given level, 0 when unknown. */
+size_t cpu_cache_bytes(const struct cpu_info *info, unsigned level);
+
+/* Space-separated names of the ISA bits in mask, e.g. "sse2 avx2 clwb". */
+void cpu_isa_names(unsigned mask, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * kernels.h — the store-kernel contract and the kernel table, expanded from kernels.def.
+ * Plain C, no ISA flags: safe to include anywhere.  The harness only ever calls kernels
+ * through kernel_table after cpu_kernel_unavailable() said the CPU can run them.
+ */
+#ifndef STOREBENCH_KERNELS_H
+#define STOREBENCH_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The contract, identical for every kernel: memset-shaped, any n (0 included), any alignment of
+ * dst.  Afterwards bytes [dst, dst+n) equal (unsigned char)c and no other byte was touched.
+ * nt and flush kernels execute sfence before returning: the fence is part of the measured cost.
+ */
+typedef void *(*store_fn)(void *dst, int c, size_t n);
+
+/* ISA bits a kernel needs; cpu_detect() reports the ones this CPU and OS can run. */
+enum isa_bit {
+	ISA_SSE2       = 1u << 0,
+	ISA_AVX2       = 1u << 1, /* CPUID AVX2 and XCR0 saves XMM+YMM */
+	ISA_AVX512F    = 1u << 2, /* CPUID AVX512F and XCR0 saves opmask+ZMM */
+	ISA_CLFLUSHOPT = 1u << 3,
+	ISA_CLWB       = 1u << 4,
+	ISA_CLZERO     = 1u << 5, /* AMD: CPUID 0x80000008 EBX[0] */
+	ISA_MOVDIR64B  = 1u << 6, /* Intel: CPUID 7.0 ECX[28] */
+};
+
+enum kernel_kind {
+	KIND_libc,  /* the system libc's memset */
+	KIND_rep,   /* string instructions */
+	KIND_t,     /* ordinary (temporal) stores */
+	KIND_nt,    /* non-temporal / direct stores, sfence before return */
+	KIND_flush, /* temporal stores plus a per-line cache-control instruction, sfence */
+};
+
+enum kernel_fill {
+	FILL_ANY,  /* writes any byte value */
+	FILL_ZERO, /* the strategy only exists for zero; other values take a documented fallback */
+};
+
+struct kernel {
+	const char *name;      /* CSV id and CLI name; the function is store_<name> */
+	store_fn fn;           /* the kernel; call only when the CPU can run it */
+	unsigned isa;          /* enum isa_bit set the CPU must have */
+	enum kernel_kind kind; /* strategy class, for grouping and plot colour */
+	unsigned width;        /* bytes per store instruction, 0 when libc decides */
+	unsigned unroll;       /* store instructions per aligned-body iteration */
+	enum kernel_fill fill; /* which fill bytes the strategy really measures */
+	const char *desc;      /* one line for `storebench list` */
+};
+
+#define KERNEL(name, isa, kind, width, unroll, fill, desc) void *store_##name(void *dst, int c, size_t n);
+#include "kernels.def"
+#undef KERNEL
+
+extern const struct kernel kernel_table[];
+extern const size_t kernel_count;
+
+const char *kernel_kind_name(enum kernel_kind kind);
+
+/* Bytes the aligned body writes per iteration (likwid's "bytes per iteration"). */
+static inline size_t kernel_granule(const struct kernel *k)
+{
+	return (size_t)k->width * k->unroll;
+}
+
+/* The kernel called name, or NULL. */
+const struct kernel *kernel_find(const char *name);
+
+#endif
