@@ -30,6 +30,7 @@ struct cpu_info {
 	const char *codename;     /* from our family/model table, "unknown" when absent */
 	char microcode[24];       /* /proc/cpuinfo "microcode", "" when not exposed */
 	unsigned isa;             /* enum isa_bit set usable here: CPUID and OS state both agree */
+	unsigned isa_cpu;         /* enum isa_bit set the CPU reports, whether or not the OS enables it */
 	bool erms, fsrm;          /* rep movsb/stosb hints; listed, no kernel requires them */
 	bool invariant_tsc;       /* CPUID 0x80000007 EDX[8] */
 	bool hypervisor;          /* CPUID 1 ECX[31]: numbers are from a guest */
@@ -42,6 +43,12 @@ struct cpu_info {
 
 /* Fill *info for the CPU we run on.  Never fails: unknown fields stay empty/zero. */
 void cpu_detect(struct cpu_info *info);
+
+/* Codename from our family/model table ("unknown" when absent); libcpuid 0.6.2 lacks recent parts. */
+const char *cpu_codename(const char *vendor, unsigned family, unsigned model, unsigned stepping);
+
+/* Fill the caches, online CPUs, SMT width and NUMA node count (sysfs first); cpu_detect calls it. */
+void cpu_topology(struct cpu_info *info);
 
 /* NULL when k can run here, else the reason ("needs AVX-512F (CPU lacks it)", ...). */
 const char *cpu_kernel_unavailable(const struct kernel *k, const struct cpu_info *info);

@@ -1,0 +1,22 @@
+/*
+ * metadata.h — the machine and build as `key=value` lines, for `storebench info` and CSV headers.
+ * Plain C.  One writer for both, so a CSV's `# key=value` preamble and `info` never disagree.
+ */
+#ifndef STOREBENCH_METADATA_H
+#define STOREBENCH_METADATA_H
+
+#include <stdio.h>
+
+#include "cpu.h"
+
+/*
+ * Write every machine/build key as "<prefix>key=value\n" (prefix "" for info, "# " for CSV).
+ * Keys are lowercase with underscores; values are single-line (control characters become spaces).
+ */
+void metadata_machine(FILE *out, const char *prefix, const struct cpu_info *cpu);
+
+/* One more line in the same format, for keys only the caller knows (UTC time, command line). */
+void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif
