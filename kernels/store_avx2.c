@@ -1,0 +1,54 @@
+/*
+ * store_avx2.c — 256-bit temporal and non-temporal (vmovntdq ymm) stores.
+ * ISA: AVX2 (this file alone is compiled with -mavx2; the harness calls it only after cpu.c saw
+ * AVX2 in CPUID and YMM state enabled in XCR0).
+ */
+#include <immintrin.h>
+
+#include "kernels.h"
+#include "store_loop.h"
+#include "store_small.h"
+
+static inline __m256i avx2_splat(int c)
+{
+	return _mm256_set1_epi8((char)c);
+}
+
+/* One unaligned vector covers the head; the body starts at the next 32-byte boundary above d. */
+static inline unsigned char *avx2_head(unsigned char *d, __m256i v)
+{
+	_mm256_storeu_si256((__m256i *)d, v);
+	return align_above(d, 32);
+}
+
+/* One unaligned vector ending at e; it may rewrite body bytes, which already hold c. */
+static inline void avx2_tail(unsigned char *p, unsigned char *e, __m256i v)
+{
+	if (p < e)
+		_mm256_storeu_si256((__m256i *)(e - 32), v);
+}
+
+static inline void avx2_t_body(unsigned char *p, __m256i v)
+{
+	_mm256_store_si256((__m256i *)p, v);
+}
+
+/* vmovntdq ymm needs 32-byte alignment, which the loop guarantees; head and tail stay temporal. */
+static inline void avx2_nt_body(unsigned char *p, __m256i v)
+{
+	_mm256_stream_si256((__m256i *)p, v);
+}
+
+STORE_LOOP(avx2_t_loop, __m256i, 32, avx2_splat, store_small_lt32_sse2, avx2_head, avx2_t_body,
+	   avx2_tail)
+STORE_LOOP(avx2_nt_loop, __m256i, 32, avx2_splat, store_small_lt32_sse2, avx2_head, avx2_nt_body,
+	   avx2_tail)
+
+STORE_KERNEL(avx2_t_u1, avx2_t_loop, 1)
+STORE_KERNEL(avx2_t_u2, avx2_t_loop, 2)
+STORE_KERNEL(avx2_t_u4, avx2_t_loop, 4)
+STORE_KERNEL(avx2_t_u8, avx2_t_loop, 8)
+STORE_KERNEL_NT(avx2_nt_u1, avx2_nt_loop, 1)
+STORE_KERNEL_NT(avx2_nt_u2, avx2_nt_loop, 2)
+STORE_KERNEL_NT(avx2_nt_u4, avx2_nt_loop, 4)
+STORE_KERNEL_NT(avx2_nt_u8, avx2_nt_loop, 8)

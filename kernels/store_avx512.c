@@ -1,0 +1,55 @@
+/*
+ * store_avx512.c — 512-bit temporal and non-temporal (vmovntdq zmm) stores.
+ * ISA: AVX-512F only (this file alone gets -mavx512f): the byte is broadcast as a 32-bit pattern
+ * so AVX512BW is not needed; the harness calls it only after cpu.c saw ZMM state enabled in XCR0.
+ */
+#include <immintrin.h>
+
+#include "kernels.h"
+#include "store_loop.h"
+#include "store_small.h"
+
+/* vpbroadcastd of the replicated byte: AVX512F; a byte broadcast would need AVX512BW. */
+static inline __m512i avx512_splat(int c)
+{
+	return _mm512_set1_epi32((int)((unsigned char)c * 0x01010101u));
+}
+
+/* One unaligned vector covers the head; the body starts at the next 64-byte boundary above d. */
+static inline unsigned char *avx512_head(unsigned char *d, __m512i v)
+{
+	_mm512_storeu_si512(d, v);
+	return align_above(d, 64);
+}
+
+/* One unaligned vector ending at e; it may rewrite body bytes, which already hold c. */
+static inline void avx512_tail(unsigned char *p, unsigned char *e, __m512i v)
+{
+	if (p < e)
+		_mm512_storeu_si512(e - 64, v);
+}
+
+static inline void avx512_t_body(unsigned char *p, __m512i v)
+{
+	_mm512_store_si512(p, v);
+}
+
+/* vmovntdq zmm needs 64-byte alignment, which the loop guarantees; head and tail stay temporal. */
+static inline void avx512_nt_body(unsigned char *p, __m512i v)
+{
+	_mm512_stream_si512((__m512i *)p, v);
+}
+
+STORE_LOOP(avx512_t_loop, __m512i, 64, avx512_splat, store_small_lt64_avx, avx512_head,
+	   avx512_t_body, avx512_tail)
+STORE_LOOP(avx512_nt_loop, __m512i, 64, avx512_splat, store_small_lt64_avx, avx512_head,
+	   avx512_nt_body, avx512_tail)
+
+STORE_KERNEL(avx512_t_u1, avx512_t_loop, 1)
+STORE_KERNEL(avx512_t_u2, avx512_t_loop, 2)
+STORE_KERNEL(avx512_t_u4, avx512_t_loop, 4)
+STORE_KERNEL(avx512_t_u8, avx512_t_loop, 8)
+STORE_KERNEL_NT(avx512_nt_u1, avx512_nt_loop, 1)
+STORE_KERNEL_NT(avx512_nt_u2, avx512_nt_loop, 2)
+STORE_KERNEL_NT(avx512_nt_u4, avx512_nt_loop, 4)
+STORE_KERNEL_NT(avx512_nt_u8, avx512_nt_loop, 8)

@@ -1,0 +1,77 @@
+/*
+ * store_sse2.c — 128-bit temporal and non-temporal stores, and the 64-bit movnti row.
+ * ISA: SSE2 (baseline x86-64, no extra flag), so these rows run on every x86-64 CPU and prove
+ * the shared loop shape (store_loop.h) that the AVX2 and AVX-512 rows reuse.
+ */
+#include <immintrin.h>
+
+#include "kernels.h"
+#include "store_loop.h"
+#include "store_small.h"
+
+static inline __m128i sse2_splat(int c)
+{
+	return _mm_set1_epi8((char)c);
+}
+
+/* One unaligned vector covers the head; the body starts at the next 16-byte boundary above d. */
+static inline unsigned char *sse2_head(unsigned char *d, __m128i v)
+{
+	_mm_storeu_si128((__m128i *)d, v);
+	return align_above(d, 16);
+}
+
+/* One unaligned vector ending at e; it may rewrite body bytes, which already hold c. */
+static inline void sse2_tail(unsigned char *p, unsigned char *e, __m128i v)
+{
+	if (p < e)
+		_mm_storeu_si128((__m128i *)(e - 16), v);
+}
+
+static inline void sse2_t_body(unsigned char *p, __m128i v)
+{
+	_mm_store_si128((__m128i *)p, v);
+}
+
+/* movntdq needs 16-byte alignment, which the loop guarantees; head and tail stay temporal. */
+static inline void sse2_nt_body(unsigned char *p, __m128i v)
+{
+	_mm_stream_si128((__m128i *)p, v);
+}
+
+STORE_LOOP(sse2_t_loop, __m128i, 16, sse2_splat, store_small_lt16, sse2_head, sse2_t_body,
+	   sse2_tail)
+STORE_LOOP(sse2_nt_loop, __m128i, 16, sse2_splat, store_small_lt16, sse2_head, sse2_nt_body,
+	   sse2_tail)
+
+STORE_KERNEL(sse2_t_u1, sse2_t_loop, 1)
+STORE_KERNEL(sse2_t_u2, sse2_t_loop, 2)
+STORE_KERNEL(sse2_t_u4, sse2_t_loop, 4)
+STORE_KERNEL(sse2_t_u8, sse2_t_loop, 8)
+STORE_KERNEL_NT(sse2_nt_u1, sse2_nt_loop, 1)
+STORE_KERNEL_NT(sse2_nt_u2, sse2_nt_loop, 2)
+STORE_KERNEL_NT(sse2_nt_u4, sse2_nt_loop, 4)
+STORE_KERNEL_NT(sse2_nt_u8, sse2_nt_loop, 8)
+
+/* The 64-bit movnti row: scalar head and tail, movnti on the 8-byte-aligned body. */
+static inline unsigned char *scalar_head(unsigned char *d, uint64_t v)
+{
+	st64(d, v);
+	return align_above(d, 8);
+}
+
+static inline void scalar_nt_body(unsigned char *p, uint64_t v)
+{
+	_mm_stream_si64((long long *)p, (long long)v);
+}
+
+static inline void scalar_tail(unsigned char *p, unsigned char *e, uint64_t v)
+{
+	if (p < e)
+		st64(e - 8, v);
+}
+
+STORE_LOOP(scalar_nt_loop, uint64_t, 8, splat64, store_small_lt16, scalar_head, scalar_nt_body,
+	   scalar_tail)
+
+STORE_KERNEL_NT(scalar_nt_u1, scalar_nt_loop, 1)
