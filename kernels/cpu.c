@@ -173,16 +173,24 @@ void cpu_detect(struct cpu_info *info)
 	cpu_topology(info);
 }
 
-static const char *const isa_names[] = {
-#define ISA_NAME(bit, name) [__builtin_ctz(bit)] = name,
-	ISA_NAME(ISA_SSE2, "sse2")
-	ISA_NAME(ISA_AVX2, "avx2")
-	ISA_NAME(ISA_AVX512F, "avx512f")
-	ISA_NAME(ISA_CLFLUSHOPT, "clflushopt")
-	ISA_NAME(ISA_CLWB, "clwb")
-	ISA_NAME(ISA_CLZERO, "clzero")
-	ISA_NAME(ISA_MOVDIR64B, "movdir64b")
-#undef ISA_NAME
+/* Per ISA bit: its name, and the two reasons a kernel needing it cannot run, as fixed strings. */
+#define ISA_LIST(X)                            \
+	X(ISA_SSE2, "sse2", "XMM")             \
+	X(ISA_AVX2, "avx2", "YMM")             \
+	X(ISA_AVX512F, "avx512f", "ZMM/opmask") \
+	X(ISA_CLFLUSHOPT, "clflushopt", "its") \
+	X(ISA_CLWB, "clwb", "its")             \
+	X(ISA_CLZERO, "clzero", "its")         \
+	X(ISA_MOVDIR64B, "movdir64b", "its")
+
+static const struct {
+	const char *name, *cpu_lacks, *os_off;
+} isa_desc[] = {
+#define ISA_DESC(bit, name, state) \
+	[__builtin_ctz(bit)] = { name, "needs " name ": CPU lacks it", \
+				 "needs " name ": OS does not save " state " state" },
+	ISA_LIST(ISA_DESC)
+#undef ISA_DESC
 };
 
 void cpu_isa_names(unsigned mask, char *buf, size_t len)
@@ -191,30 +199,17 @@ void cpu_isa_names(unsigned mask, char *buf, size_t len)
 
 	if (len)
 		buf[0] = '\0';
-	for (unsigned i = 0; i < sizeof isa_names / sizeof isa_names[0] && used < len; i++)
+	for (unsigned i = 0; i < sizeof isa_desc / sizeof isa_desc[0] && used < len; i++)
 		if (mask & (1u << i))
-			used += snprintf(buf + used, len - used, "%s%s", used ? " " : "", isa_names[i]);
+			used += snprintf(buf + used, len - used, "%s%s", used ? " " : "", isa_desc[i].name);
 }
 
 const char *cpu_kernel_unavailable(const struct kernel *k, const struct cpu_info *info)
 {
-	static const char *const state_name[] = {
-		[__builtin_ctz(ISA_AVX2)] = "YMM", [__builtin_ctz(ISA_AVX512F)] = "ZMM/opmask",
-	};
-	static __thread char reason[96];
 	unsigned missing = k->isa & ~info->isa;
 
-	if (!missing)
-		return NULL;
-	for (unsigned i = 0; i < sizeof isa_names / sizeof isa_names[0]; i++) {
-		if (!(missing & (1u << i)))
-			continue;
-		if (info->isa_cpu & (1u << i))
-			snprintf(reason, sizeof reason, "needs %s: OS does not save %s state",
-				 isa_names[i], state_name[i] ? state_name[i] : "its");
-		else
-			snprintf(reason, sizeof reason, "needs %s: CPU lacks it", isa_names[i]);
-		break;
-	}
-	return reason;
+	for (unsigned i = 0; i < sizeof isa_desc / sizeof isa_desc[0]; i++)
+		if (missing & (1u << i))
+			return info->isa_cpu & (1u << i) ? isa_desc[i].os_off : isa_desc[i].cpu_lacks;
+	return missing ? "needs an ISA extension this build does not know" : NULL;
 }

@@ -50,7 +50,7 @@ const char *cpu_codename(const char *vendor, unsigned family, unsigned model, un
 /* Fill the caches, online CPUs, SMT width and NUMA node count (sysfs first); cpu_detect calls it. */
 void cpu_topology(struct cpu_info *info);
 
-/* NULL when k can run here, else the reason ("needs AVX-512F (CPU lacks it)", ...). */
+/* NULL when k can run here, else a fixed reason string ("needs avx512f: CPU lacks it", ...). */
 const char *cpu_kernel_unavailable(const struct kernel *k, const struct cpu_info *info);
 
 /* Size of the last-level data/unified cache instance, 0 when unknown. */

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# cli_test.py — `storebench list`, `info` and the dispatcher, checked against kernels.def.
+# python3 standard library.  Kernel names come from kernels/kernels.def itself, so a row added
+# there and missing from `list` (or the reverse) fails here.
+import re
+import subprocess
+import sys
+
+INFO_KEYS = """storebench_version git_sha host cpu_vendor cpu_brand cpu_family cpu_model cpu_stepping
+cpu_codename cpu_microcode hypervisor isa_usable erms fsrm invariant_tsc cache_l1d_bytes
+cache_l1d_shared_cpus cache_l1d_instances cache_l2_bytes online_cpus smt_threads_per_core
+numa_nodes kernel glibc_version glibc_tunables thp_enabled compiler cflags benchmark_version""".split()
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(*args):
+    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_list():
+    names = re.findall(r"^KERNEL\(\s*(\w+)\s*,", open(kernels_def).read(), re.M)
+    check(len(names) > 0, "no KERNEL rows parsed from kernels.def")
+    r = run("list", "--tsv")
+    check(r.returncode == 0, f"list --tsv exit {r.returncode}: {r.stderr.strip()}")
+    lines = r.stdout.splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, l.split("\t"))) for l in lines[1:]]
+    check(all(len(l.split("\t")) == len(header) for l in lines[1:]), "ragged TSV rows")
+    check([row["name"] for row in rows] == names,
+          f"list rows {[row['name'] for row in rows]} != kernels.def {names}")
+    for row in rows:
+        check(row["available"] in ("yes", "no"), f"{row['name']}: available={row['available']}")
+        if row["available"] == "no":
+            check(row["reason"].startswith("needs "), f"{row['name']}: unavailable without reason")
+        else:
+            check(row["reason"] == "", f"{row['name']}: available but reason {row['reason']!r}")
+        check(int(row["granule_bytes"]) == int(row["width_bytes"]) * int(row["unroll"]),
+              f"{row['name']}: granule != width * unroll")
+    table = run("list")
+    check(table.returncode == 0 and all(n in table.stdout for n in names), "list table misses names")
+
+
+def test_info():
+    r = run("info")
+    check(r.returncode == 0, f"info exit {r.returncode}")
+    keys = {}
+    for line in r.stdout.splitlines():
+        m = re.fullmatch(r"([a-z0-9_]+)=(.*)", line)
+        check(m is not None, f"info line not key=value: {line!r}")
+        if m:
+            check(m.group(1) not in keys, f"info key twice: {m.group(1)}")
+            keys[m.group(1)] = m.group(2)
+    for k in INFO_KEYS:
+        check(k in keys, f"info lacks {k}")
+    check(int(keys.get("online_cpus", "0")) >= 1, "online_cpus < 1")
+    check(int(keys.get("numa_nodes", "0")) >= 1, "numa_nodes < 1")
+    check("sse2" in keys.get("isa_usable", "").split(), "x86-64 without sse2 in isa_usable")
+
+
+def test_dispatch():
+    for args in (["bogus"], ["list", "--bogus"], ["info", "extra"]):
+        r = run(*args)
+        check(r.returncode == 2, f"{args}: exit {r.returncode}, want 2")
+        check(len(r.stderr.splitlines()) == 1, f"{args}: stderr not one line: {r.stderr!r}")
+        check(r.stdout == "", f"{args}: wrote stdout on bad input")
+    for args in (["help"], ["-h"], ["--help"]):
+        r = run(*args)
+        check(r.returncode == 0 and "usage: storebench" in r.stdout, f"{args}: no usage")
+    r = run("--version")
+    check(r.returncode == 0 and r.stdout.startswith("storebench "), "--version")
+
+
+exe, kernels_def, which = sys.argv[1], sys.argv[2], sys.argv[3]
+{"list": test_list, "info": test_info, "dispatch": test_dispatch}[which]()
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)

@@ -1,0 +1,147 @@
+/*
+ * cpu_test.c — CPU detection checked against the kernel's view (/proc/cpuinfo) and by construction.
+ * Plain C, no ISA flags.  Linux lists avx2/avx512f only when it also saves their state, so its flags
+ * must equal our "usable" set; reasons and codenames are checked on synthetic inputs.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                 \
+	do {                                             \
+		if (!(cond)) {                           \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__);             \
+			putchar('\n');                   \
+			failures++;                      \
+		}                                        \
+	} while (0)
+
+/* The first "flags" line of /proc/cpuinfo, padded with spaces for whole-word search. */
+static int proc_flags(char *buf, size_t len)
+{
+	char line[8192];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "flags", 5) || !colon)
+			continue;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s ", colon + 1);
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	return -1;
+}
+
+static void test_against_linux(const struct cpu_info *cpu)
+{
+	static const struct {
+		unsigned bit;
+		const char *flag;
+	} map[] = {
+		{ ISA_SSE2, " sse2 " }, { ISA_AVX2, " avx2 " }, { ISA_AVX512F, " avx512f " },
+		{ ISA_CLFLUSHOPT, " clflushopt " }, { ISA_CLWB, " clwb " },
+		{ ISA_CLZERO, " clzero " }, { ISA_MOVDIR64B, " movdir64b " },
+	};
+	char flags[8192];
+
+	if (proc_flags(flags, sizeof flags)) {
+		puts("no /proc/cpuinfo flags: cross-check skipped");
+		return;
+	}
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		CHECK(!!(cpu->isa & map[i].bit) == !!strstr(flags, map[i].flag),
+		      "usable %s disagrees with /proc/cpuinfo", map[i].flag);
+	CHECK(cpu->erms == !!strstr(flags, " erms "), "erms disagrees with /proc/cpuinfo");
+	CHECK(cpu->fsrm == !!strstr(flags, " fsrm "), "fsrm disagrees with /proc/cpuinfo");
+	CHECK(cpu->hypervisor == !!strstr(flags, " hypervisor "), "hypervisor disagrees");
+}
+
+static void test_detect(void)
+{
+	cpu_set_t before, after;
+	struct cpu_info cpu;
+
+	sched_getaffinity(0, sizeof before, &before);
+	cpu_detect(&cpu);
+	sched_getaffinity(0, sizeof after, &after);
+	CHECK(CPU_EQUAL(&before, &after), "cpu_detect changed the thread's affinity");
+	CHECK(cpu.vendor[0] && cpu.family, "no vendor/family");
+	CHECK((cpu.isa & ~cpu.isa_cpu) == 0, "usable ISA the CPU does not report");
+	CHECK(cpu.online_cpus >= 1 && cpu.threads_per_core >= 1 && cpu.numa_nodes >= 1, "topology");
+	CHECK(cpu.ncaches > 0 && cpu_cache_bytes(&cpu, 1) > 0, "no L1 data cache found");
+	CHECK(cpu_llc_bytes(&cpu) >= cpu_cache_bytes(&cpu, 1), "LLC smaller than L1");
+	for (size_t i = 1; i < cpu.ncaches; i++)
+		CHECK(cpu.caches[i - 1].level <= cpu.caches[i].level, "caches not sorted by level");
+	for (size_t i = 0; i < cpu.ncaches; i++)
+		CHECK(cpu.caches[i].instances >= 1 && cpu.caches[i].shared_cpus >= 1 &&
+			      cpu.caches[i].instances <= cpu.online_cpus,
+		      "L%u %s: %u instances, %u sharers", cpu.caches[i].level, cpu.caches[i].type,
+		      cpu.caches[i].instances, cpu.caches[i].shared_cpus);
+	test_against_linux(&cpu);
+}
+
+static void test_reasons(void)
+{
+	struct kernel k = { .name = "x", .isa = ISA_AVX2 | ISA_CLWB };
+	struct cpu_info cpu = { .isa = ISA_SSE2 | ISA_AVX2 | ISA_CLWB };
+	const char *r;
+
+	cpu.isa_cpu = cpu.isa;
+	CHECK(cpu_kernel_unavailable(&k, &cpu) == NULL, "available kernel reported unavailable");
+	cpu.isa = cpu.isa_cpu = ISA_SSE2 | ISA_AVX2;
+	r = cpu_kernel_unavailable(&k, &cpu);
+	CHECK(r && !strcmp(r, "needs clwb: CPU lacks it"), "reason %s", r ? r : "(null)");
+	k.isa = ISA_AVX512F;
+	cpu.isa_cpu |= ISA_AVX512F;
+	r = cpu_kernel_unavailable(&k, &cpu);
+	CHECK(r && strstr(r, "needs avx512f: OS does not save"), "reason %s", r ? r : "(null)");
+}
+
+static void test_codenames(void)
+{
+	static const struct {
+		const char *vendor;
+		unsigned family, model, stepping;
+		const char *want;
+	} cases[] = {
+		{ "AuthenticAMD", 0x1a, 0x02, 1, "Turin (Zen 5)" },
+		{ "AuthenticAMD", 0x19, 0x01, 1, "Milan (Zen 3)" },
+		{ "AuthenticAMD", 0x19, 0x11, 1, "Genoa (Zen 4)" },
+		{ "AuthenticAMD", 0x17, 0x31, 0, "Rome/Castle Peak (Zen 2)" },
+		{ "GenuineIntel", 6, 0x8f, 8, "Sapphire Rapids" },
+		{ "GenuineIntel", 6, 0xad, 1, "Granite Rapids" },
+		{ "GenuineIntel", 6, 0x55, 4, "Skylake-SP" },
+		{ "GenuineIntel", 6, 0x55, 7, "Cascade Lake" },
+		{ "GenuineIntel", 6, 0x01, 0, "unknown" },
+		{ "HygonGenuine", 0x18, 0x00, 0, "unknown" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *got = cpu_codename(cases[i].vendor, cases[i].family, cases[i].model,
+					       cases[i].stepping);
+		CHECK(!strcmp(got, cases[i].want), "%s %#x/%#x: %s, want %s", cases[i].vendor,
+		      cases[i].family, cases[i].model, got, cases[i].want);
+	}
+}
+
+int main(void)
+{
+	test_detect();
+	test_reasons();
+	test_codenames();
+	if (failures)
+		printf("%d failures\n", failures);
+	return failures ? 1 : 0;
+}
