@@ -175,13 +175,17 @@ static void caches_from_libcpuid(struct cpu_info *info)
 	}
 }
 
+/* SMT width of the first online CPU (cpu0 may be offline; hybrid parts put SMT cores first). */
 static unsigned smt_width(void)
 {
-	char list[4096];
+	char online[4096], path[96], list[4096];
 	long first;
 	unsigned n;
 
-	if (read_line(SYS_CPU "/cpu0/topology/thread_siblings_list", list, sizeof list))
+	if (read_line(SYS_CPU "/online", online, sizeof online))
+		snprintf(online, sizeof online, "0");
+	snprintf(path, sizeof path, SYS_CPU "/cpu%ld/topology/thread_siblings_list", atol(online));
+	if (read_line(path, list, sizeof list))
 		return 1;
 	n = cpulist_count(list, &first);
 	return n ? n : 1;
