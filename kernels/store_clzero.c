@@ -34,6 +34,7 @@ static inline void clzero_body(unsigned char *p, uint64_t v)
 /* The documented fallback for c != 0: non-temporal like clzero, so the row stays comparable. */
 static inline void movnti_line_body(unsigned char *p, uint64_t v)
 {
+#pragma GCC unroll 8
 	for (unsigned i = 0; i < LINE / 8; i++)
 		_mm_stream_si64((long long *)(p + 8 * i), (long long)v);
 }

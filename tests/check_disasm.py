@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+# check_disasm.py — reads objdump -dr of the kernel library and proves each kernel's instructions.
+# No ISA: static check of the objects, so it also covers rows this CPU cannot run (AVX-512 etc.).
+# Why: the compiler may rewrite a loop into a memset call or vectorise a "scalar" row; names must not lie.
+"""Usage: check_disasm.py [--objdump PATH] kernels.def libstorebench_kernels.a"""
+import re
+import subprocess
+import sys
+
+ROW = re.compile(r'^KERNEL\(\s*(\w+)\s*,\s*([^,]+?)\s*,\s*(\w+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\w+)\s*,')
+VREG = {16: 'xmm', 32: 'ymm', 64: 'zmm'}
+# Stores whose alignment the instruction itself demands: the aligned body, not head or tail.
+ALIGNED_STORES = {'movaps', 'movdqa', 'vmovaps', 'vmovdqa', 'vmovdqa32', 'vmovdqa64',
+                  'movntdq', 'vmovntdq', 'movntps', 'vmovntps'}
+NT_STORES = {'movnti', 'movntdq', 'vmovntdq', 'movntps', 'vmovntps', 'movntpd', 'vmovntpd',
+             'clzero', 'movdir64b'}
+
+
+def read_def(path):
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            m = ROW.match(line)
+            if m:
+                name, isa, kind, width, unroll, fill = m.groups()
+                rows[name] = dict(isa=isa, kind=kind, width=int(width), unroll=int(unroll))
+    return rows
+
+
+def disassemble(objdump, lib):
+    """{function: (object, [(address, raw_bytes, mnemonic, operands)], [reloc targets])}."""
+    out = subprocess.run([objdump, '-dr', '-w', lib], check=True, capture_output=True,
+                         text=True).stdout
+    funcs, obj, cur = {}, None, None
+    for line in out.splitlines():
+        m = re.match(r'^(?:In archive .*?:\s*)?(\S+\.o):\s+file format', line)
+        if m:
+            obj = m.group(1)
+            continue
+        m = re.match(r'^[0-9a-f]+ <([^>]+)>:$', line)
+        if m:
+            cur = funcs.setdefault(m.group(1), (obj, [], []))
+            continue
+        if cur is None:
+            continue
+        # -w puts a relocation on its instruction's line: "<tab>1: R_X86_64_PLT32<tab>memset-0x4"
+        for sym in re.findall(r'\s[0-9a-f]+: R_X86_64_\w+\s+([^\s+-]+)', line):
+            cur[2].append(sym)
+        line = re.sub(r'\s+[0-9a-f]+: R_X86_64_.*$', '', line)
+        m = re.match(r'^\s+([0-9a-f]+):\t([0-9a-f ]+)\t(\S+)\s*(.*)$', line)
+        if m:
+            cur[1].append((int(m.group(1), 16), m.group(2).split(), m.group(3), m.group(4)))
+    return funcs
+
+
+def with_helpers(funcs, name, seen=None):
+    """The function's instructions plus those of local helpers it calls directly (if not inlined)."""
+    seen = seen if seen is not None else set()
+    seen.add(name)
+    obj, insns, relocs = funcs[name]
+    all_insns, all_relocs = list(insns), list(relocs)
+    for _, _, mnem, ops in insns:
+        m = re.match(r'^[0-9a-f]+ <([^>+]+)>$', ops)
+        if mnem.startswith(('call', 'jmp')) and m and m.group(1) not in seen \
+                and m.group(1) in funcs and funcs[m.group(1)][0] == obj:
+            more_i, more_r = with_helpers(funcs, m.group(1), seen)
+            all_insns += more_i
+            all_relocs += more_r
+    return all_insns, all_relocs
+
+
+def is_store(ops):
+    """AT&T: source first, memory destination last."""
+    return '(' in ops.split(',')[-1] or re.search(r',\s*-?(0x[0-9a-f]+)?\(', ops) is not None
+
+
+def aligned_store(reg):
+    """Predicate: an alignment-checking store from a register of this width (the body's store)."""
+    return lambda mn, ops: mn in ALIGNED_STORES and ops.startswith('%' + reg) and is_store(ops)
+
+
+def gpr64_store(mn, ops):
+    return mn == 'mov' and re.match(r'%r\w+,', ops) is not None and is_store(ops)
+
+
+def most_per_loop(insns, pred):
+    """Most instructions matching pred in one straight-line loop: a backward branch whose range
+    holds no ret or jmp (so a jump back to a shared epilogue does not count as a loop)."""
+    best = 0
+    for addr, _, mn, ops in insns:
+        m = re.match(r'^([0-9a-f]+) <', ops)
+        if not (mn.startswith('j') and m and int(m.group(1), 16) <= addr):
+            continue
+        body = [(mn2, ops2) for a, _, mn2, ops2 in insns if int(m.group(1), 16) <= a < addr]
+        if any(mn2.startswith(('ret', 'jmp')) for mn2, _ in body):
+            continue
+        best = max(best, sum(1 for mn2, ops2 in body if pred(mn2, ops2)))
+    return best
+
+
+def is_evex(raw):
+    """EVEX is the 0x62 escape (invalid as BOUND in 64-bit mode), after an optional 0x67."""
+    i = 1 if raw and raw[0] == '67' else 0
+    return len(raw) > i and raw[i] == '62'
+
+
+def check(rows, funcs):
+    errors = []
+    # The AVX-512 units: the objects holding AVX-512F rows, and by the one-file-per-ISA naming
+    # rule any other <role>_avx512.c (the load kernels of rw mixes); only they get -mavx512f.
+    evex_objects = {funcs['store_' + n][0] for n, r in rows.items()
+                    if 'ISA_AVX512F' in r['isa'] and 'store_' + n in funcs}
+    evex_objects |= {obj for obj, _, _ in funcs.values() if obj and obj.endswith('_avx512.c.o')}
+    for name, r in rows.items():
+        fn = 'store_' + name
+        if fn not in funcs:
+            errors.append(f'{name}: {fn} not found in the library')
+            continue
+        insns, relocs = with_helpers(funcs, fn)
+        mnems = [mn for _, _, mn, _ in insns]
+        text = '\n'.join(f'{mn} {ops}' for _, _, mn, ops in insns)
+        kind, width, unroll = r['kind'], r['width'], r['unroll']
+        reg = VREG.get(width)
+
+        def need(cond, what):
+            if not cond:
+                errors.append(f'{name}: {what}')
+
+        def per_loop(pred, what, least):
+            got = most_per_loop(insns, pred)
+            need(got >= least, f'{got} {what} in its busiest loop, want at least {least}')
+
+        calls_memset = 'memset' in relocs or 'memset@PLT' in relocs
+        if kind == 'libc':
+            need(calls_memset, 'the libc row does not call memset')
+        else:
+            need(not calls_memset, 'calls memset (loop rewritten by the compiler?)')
+            external = sorted({t for t in relocs if t not in funcs and not t.startswith('.')})
+            need(not external, f'references external symbols {external}')
+        if kind in ('nt', 'flush'):
+            need('sfence' in mnems, 'no sfence before return')
+        if kind == 't':
+            need('sfence' not in mnems and not set(mnems) & NT_STORES,
+                 'a temporal row holds a streaming store or fence')
+        if kind == 'rep':
+            acc = {1: '%al', 8: '%rax'}[width]
+            need(re.search(r'^rep stos ' + acc + ',', text, re.M), f'no rep stos of {acc}')
+        if kind in ('t', 'nt') and width == 8:
+            need(not re.search(r'%[xyz]mm', text), 'a 64-bit scalar row uses vector registers')
+        if kind == 't' and width == 8:
+            per_loop(gpr64_store, '64-bit stores', unroll)
+        if kind == 't' and reg:
+            per_loop(aligned_store(reg), f'aligned {reg} stores', unroll)
+        if kind == 'nt' and re.search(r'_nt_u\d+$', name):
+            if width == 8:
+                per_loop(lambda mn, ops: mn == 'movnti', 'movnti', unroll)
+            else:
+                per_loop(lambda mn, ops: mn in ('movntdq', 'vmovntdq') and ops.startswith('%' + reg),
+                         f'(v)movntdq {reg}', unroll)
+        elif kind == 'nt':
+            per_loop(lambda mn, ops: mn == name, name, unroll)
+        if kind == 'flush':
+            insn = name.split('_', 1)[1]
+            per_loop(lambda mn, ops: mn == insn, insn, 1)
+            per_loop(aligned_store(reg), f'aligned {reg} stores', unroll)
+    for fn, (obj, insns, _) in sorted(funcs.items()):
+        if obj in evex_objects:
+            continue
+        for _, raw, mn, ops in insns:
+            if is_evex(raw) or re.search(r'%zmm|%k[0-7]\b|\{|%[xy]mm(1[6-9]|2\d|3[01])\b', ops):
+                errors.append(f'{obj}: {fn}: EVEX/AVX-512 instruction outside the AVX-512 unit: '
+                              f'{mn} {ops}')
+                break
+    return errors
+
+
+def main(argv):
+    objdump = 'objdump'
+    if len(argv) > 1 and argv[1] == '--objdump':
+        objdump = argv[2]
+        argv = argv[:1] + argv[3:]
+    if len(argv) != 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    rows = read_def(argv[1])
+    if not rows:
+        print(f'check_disasm: no KERNEL rows in {argv[1]}', file=sys.stderr)
+        return 2
+    errors = check(rows, disassemble(objdump, argv[2]))
+    for e in errors:
+        print('FAIL ' + e)
+    if errors:
+        return 1
+    print(f'ok: {len(rows)} kernels hold the instructions their names claim')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
