@@ -16,7 +16,8 @@ import math
 import re
 import sys
 
-__all__ = ["CsvError", "Run", "load", "fail", "num", "fmt_bytes", "parse_bytes", "geomean"]
+__all__ = ["CsvError", "Run", "load", "fail", "num", "fmt_bytes", "parse_bytes", "geomean",
+           "size_class"]
 
 
 class CsvError(Exception):
@@ -68,6 +69,18 @@ def geomean(values):
     if not values:
         return None
     return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def size_class(ws, l1, l2, l3):
+    """'L1', 'L2', 'L3' or 'DRAM' for a working set per thread against per-instance cache sizes;
+    a level whose size is unknown (None) is skipped."""
+    if l1 and ws <= l1:
+        return "L1"
+    if l2 and ws <= l2:
+        return "L2"
+    if l3 and ws <= l3:
+        return "L3"
+    return "DRAM"
 
 
 class Run:
