@@ -134,6 +134,16 @@ class Run:
                 return m.group(0)
         return ""
 
+    def drop_unverified(self):
+        """Remove rows whose written bytes failed the check (their numbers mean nothing); returns
+        how many were removed.  A CSV without a verified column is taken as is."""
+        if "verified" not in self.columns:
+            return 0
+        keep = [r for r in self.rows if r["verified"] == "ok"]
+        dropped = len(self.rows) - len(keep)
+        self.rows = keep
+        return dropped
+
     def distinct(self, column, rows=None):
         """Distinct values of a column in file order."""
         seen = {}
