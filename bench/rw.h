@@ -151,12 +151,14 @@ size_t rw_plan_write_calls(const struct rw_plan *p); /* store-kernel calls = fen
 size_t rw_plan_read_calls(const struct rw_plan *p);
 
 /*
- * Split mode: whole threads read or write, each over its own region, once per pass, in the same
- * timed window.  The ratio is the share of threads that write, which is also the share of bytes
- * per pass, since every thread walks an equal region.  writers = threads*ratio rounded half up,
- * then kept in [1, threads-1] when 0 < ratio < 100; fewer than 2 threads then is an error.
- * Writers are spread over thread indices the same way write chunks are spread over a region, so
- * compact placement still puts readers and writers on every node and L3 domain.
+ * Split mode: whole threads read or write, each over its own region, in the same timed window.
+ * The ratio is the share of threads that write (not of bytes: how many bytes the readers manage
+ * next to the writers is the measurement).  writers = threads*ratio rounded half up, then kept in
+ * [1, threads-1] when 0 < ratio < 100; fewer than 2 threads then is an error.  Writers are spread
+ * over thread indices the way write chunks are spread over a region, so compact placement still
+ * puts readers and writers on every node and L3 domain.  Intended window (docs/rw.md): every
+ * writer walks its region once; readers walk theirs chunk by chunk until the last writer is done,
+ * and count completed chunks.
  */
 struct rw_split {
 	unsigned threads;
