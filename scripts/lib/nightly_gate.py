@@ -86,6 +86,11 @@ def _medians(doc):
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"}
 
 
+def point_names(doc):
+    """The points of one run (names of its repetition entries)."""
+    return {point_name(n) for n in _iteration_names(doc)}
+
+
 def _iteration_names(doc):
     return {b.get("run_name", b["name"]) for b in doc["benchmarks"]
             if b.get("run_type", "iteration") == "iteration"}

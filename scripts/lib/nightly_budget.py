@@ -1,0 +1,137 @@
+# nightly_budget.py — shapes the nightly sweep so `scripts/nightly --budget` is kept.
+# Python 3 standard library; asks storebench itself (list --tsv, info) what this machine can run.
+# Why: a CI slot is fixed; a sweep that overruns is killed and gates nothing.
+"""Pick the largest of a few sweep shapes whose estimated time fits the budget.
+
+Shapes, largest first (every one keeps the nightly preset's repetitions, so the U-test holds):
+  preset    the nightly preset unchanged: every kernel, call = ws from L1d/4 to 4 x LLC in x2 steps,
+            threads 1 and all
+  x4        every kernel, the same range in x4 steps
+  per-kind  one kernel per kind, store width and ISA (the 4x unrolled one where there is one),
+            x4 steps
+  classes   those kernels at one working set per level: L1d/2, L2/2, LLC/2, 4 x LLC
+  minimal   those kernels at L1d/2 and 4 x LLC, one thread
+The estimate is points x seconds per point; seconds per point come from the machine's previous
+nightly run (gate.json) when there is one, else from repetitions x min time with a margin.
+"""
+
+import json
+import math
+import os
+import subprocess
+
+REPETITIONS, MIN_TIME_S = 9, 0.02  # bench/presets.def, nightly row
+# A repetition costs about its min time plus GB's calibration share and the batch tail; the
+# first-run guess errs long, later runs use the measured cost.
+GUESS_S_PER_POINT = (REPETITIONS + 2) * MIN_TIME_S * 1.5 + 0.1
+
+
+class BudgetError(Exception):
+    """Nothing fits, or storebench cannot describe the machine: exit status 2."""
+
+
+class Shape:
+    def __init__(self, name, args, points, est_s):
+        self.name, self.args, self.points, self.est_s = name, args, points, est_s
+        self.note = f"shape '{name}' ({points} points, estimated {est_s:.0f} s)"
+
+
+def reserve(budget_s):
+    """Seconds kept back for compare.py, the plots and the trend."""
+    return min(120.0, max(20.0, 0.1 * budget_s))
+
+
+def _query(storebench, *args):
+    r = subprocess.run([storebench, *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BudgetError(f"'storebench {' '.join(args)}' failed: {r.stderr.strip()}")
+    return r.stdout
+
+
+def _kernels(storebench):
+    lines = _query(storebench, "list", "--tsv").splitlines()
+    head = lines[0].split("\t")
+    rows = [dict(zip(head, line.split("\t"))) for line in lines[1:] if line.strip()]
+    # FILL_ZERO kernels (clzero) cannot store the default fill byte, so the preset skips them.
+    return [r for r in rows if r.get("available") == "yes" and r.get("fill", "any") == "any"]
+
+
+def _per_kind(kernels):
+    """One kernel per (kind, width, ISA): unroll 4 where it exists, else the closest below, else any."""
+    groups = {}
+    for k in kernels:  # the ISA tells clwb from clflushopt at the same kind and width
+        groups.setdefault((k["kind"], k["width_bytes"], k.get("isa", "")), []).append(k)
+    pick = []
+    for rows in groups.values():
+        rows.sort(key=lambda r: (abs(int(r["unroll"]) - 4), -int(r["unroll"])))
+        pick.append(rows[0]["name"])
+    return [k["name"] for k in kernels if k["name"] in pick]
+
+
+def _sizes(info, step):
+    l1, llc = int(info["cache_l1d_bytes"]), int(info.get("cache_l3_bytes") or info["cache_l2_bytes"])
+    out, s = [], l1 // 4
+    while s <= 4 * llc:
+        out.append(s)
+        s *= step
+    return out
+
+
+def _seconds_per_point(history):
+    for run in reversed(history):
+        try:
+            with open(os.path.join(run, "gate.json")) as f:
+                g = json.load(f)
+            if g.get("points_run") and g.get("sweep_s"):
+                return g["sweep_s"] / g["points_run"]
+        except (OSError, ValueError):
+            continue
+    return GUESS_S_PER_POINT
+
+
+def _without(args, passthrough):
+    """Drop the shape's options that the caller also gave after --: the caller's choice wins."""
+    given = {a.split("=", 1)[0] for a in passthrough if a.startswith("--")}
+    out, i = [], 0
+    while i < len(args):
+        if args[i] not in given:
+            out += args[i:i + 2]
+        i += 2
+    return out
+
+
+def shape(storebench, budget_s, passthrough, history=()):
+    """The Shape to run: `storebench run` arguments (options also in passthrough left out)."""
+    info = dict(line.split("=", 1) for line in _query(storebench, "info").splitlines() if "=" in line)
+    for key in ("cache_l1d_bytes", "cache_l2_bytes"):
+        if not info.get(key, "").isdigit():
+            raise BudgetError(f"storebench info gives no {key}; pass the sweep after --")
+    kernels = _kernels(storebench)
+    all_names = [k["name"] for k in kernels]
+    few = _per_kind(kernels)
+    l1, l2 = int(info["cache_l1d_bytes"]), int(info["cache_l2_bytes"])
+    llc = int(info.get("cache_l3_bytes") or l2)
+    nthreads = 1 if int(info.get("online_cpus", "1")) == 1 else 2
+    per_point = _seconds_per_point(history)
+    cands = [
+        ("preset", [], len(all_names), len(_sizes(info, 2)), nthreads),
+        ("x4", ["--call", ",".join(map(str, _sizes(info, 4)))], len(all_names),
+         len(_sizes(info, 4)), nthreads),
+        ("per-kind", ["--kernels", ",".join(few), "--call", ",".join(map(str, _sizes(info, 4)))],
+         len(few), len(_sizes(info, 4)), nthreads),
+        ("classes", ["--kernels", ",".join(few),
+                     "--call", ",".join(map(str, (l1 // 2, l2 // 2, llc // 2, 4 * llc)))],
+         len(few), 4, nthreads),
+        ("minimal", ["--kernels", ",".join(few), "--call", f"{l1 // 2},{4 * llc}",
+                     "--threads", "1"], len(few), 2, 1),
+    ]
+    avail = budget_s - reserve(budget_s)
+    for name, args, nk, ns, nt in cands:
+        points = nk * ns * nt
+        est = points * per_point
+        if est <= avail:
+            return Shape(name, _without(["--preset", "nightly", *args], passthrough), points, est)
+    name, args, nk, ns, nt = cands[-1]
+    need = math.ceil(nk * ns * nt * per_point + reserve(budget_s))
+    raise BudgetError(f"budget {budget_s:.0f} s is too small: the smallest sweep "
+                      f"({nk * ns * nt} points) needs about {need} s with the reserve")

@@ -1,0 +1,128 @@
+# nightly_summary.py — summary.md of a nightly run, plus the plot and trend steps it links to.
+# Python 3 standard library; reads the run's CSV through storebench_csv (the one CSV reader).
+# Why: a red CI light is only useful when the page behind it says which point moved, how sure it is.
+"""Write RUN/summary.md from the gate result (scripts/nightly) and the run's CSV metadata."""
+
+import os
+import subprocess
+import sys
+
+import storebench_csv
+
+# Metadata shown in the summary's heading table; the full list follows in a folded table.
+HEADLINE_KEYS = ("host", "cpu_brand", "cpu_codename", "cpu_family", "cpu_model", "cpu_stepping",
+                 "cpu_microcode", "online_cpus", "numa_nodes", "kernel", "glibc_version",
+                 "thp_enabled", "compiler", "git_sha", "benchmark_version")
+SECTIONS = (("regression", "Regressions"), ("improvement", "Improvements"),
+            ("noisy", "Noisy points (not gated)"), ("incomparable", "Not comparable"),
+            ("untested", "Not tested (too few repetitions)"))
+
+
+def make_plots(root, csv_path, out_dir):
+    """scripts/plot's PNGs for this run, relative to the run folder; [] when it is absent or fails."""
+    plot = os.path.join(root, "scripts", "plot")
+    if not os.access(plot, os.X_OK):
+        return []
+    r = subprocess.run([plot, "-o", out_dir, csv_path], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.stderr.write("scripts/nightly: scripts/plot failed (plots skipped): %s\n"
+                         % (r.stderr.strip().splitlines() or ["?"])[-1])
+        return []
+    run_dir = os.path.dirname(csv_path)
+    found = []
+    for dirpath, _, files in os.walk(out_dir):
+        found += [os.path.relpath(os.path.join(dirpath, f), run_dir)
+                  for f in files if f.endswith(".png")]
+    return sorted(found)
+
+
+def make_trend(root, machine_dir, specs, run_dir):
+    """Update MACHINE/trend.png over every complete run plus this one; its path from run_dir."""
+    cmd = [os.path.join(root, "scripts", "trend"), "--include", run_dir, machine_dir]
+    for s in specs:
+        cmd += ["--point", s]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.stderr.write("scripts/nightly: trend plot skipped: %s\n"
+                         % (r.stderr.strip().splitlines() or ["?"])[-1])
+        return None
+    return os.path.relpath(os.path.join(machine_dir, "trend.png"), run_dir)
+
+
+def _pct(v):
+    return "—" if v is None else "%.1f%%" % (100 * v)
+
+
+def _num(v, fmt):
+    return "—" if v is None else fmt % v
+
+
+def _point_table(points):
+    out = ["| point | baseline GB/s | GB/s | ratio | p | cv base | cv new | note |",
+           "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for p in sorted(points, key=lambda p: (p["ratio"] or 1.0)):
+        out.append("| `%s` | %s | %s | %s | %s | %s | %s | %s |" % (
+            p["name"], _num(p["gbps_base"], "%.2f"), _num(p["gbps_new"], "%.2f"),
+            _num(p["ratio"], "%.3f"), _num(p["p"], "%.4f"), _pct(p["cv_base"]),
+            _pct(p["cv_new"]), p["why"]))
+    return out
+
+
+def write(path, res, csv_path, plots, trend):
+    try:
+        meta = storebench_csv.load(csv_path).meta
+    except storebench_csv.CsvError as e:
+        meta = {"error": str(e)}
+    pts = res["points"]
+    n_reg = sum(p["status"] == "regression" for p in pts)
+    date = os.path.basename(res["run_dir"])
+    L = ["# storebench nightly: %s, %s" % (res["machine_id"], date), ""]
+    if not res["baseline"]:
+        L.append("**No baseline**: first complete run of this machine id; it is the baseline "
+                 "for the next run. Exit status 0.")
+    else:
+        L.append("**%s** (exit status %d): %d points compared, %d regressed, %d improved, "
+                 "%d noisy." % ("REGRESSION" if n_reg else "No regression", res["exit"],
+                                len(pts), n_reg,
+                                sum(p["status"] == "improvement" for p in pts),
+                                sum(p["status"] == "noisy" for p in pts)))
+    L += ["",
+          "- baseline: `%s`" % (res["baseline"] or "none"),
+          "- gate: regression = compare.py U-test p < %g **and** median GB/s more than %g%% "
+          "below the baseline, with cv ≤ %g%% in both runs (else noisy)"
+          % (res["alpha"], 100 * res["threshold"], 100 * res["cv_max"]),
+          "- ratio = GB/s of this run / GB/s of the baseline (from the median batch times; "
+          "< 1 is slower); p = compare.py's two-sided Mann-Whitney p over the repetitions; "
+          "cv over the repetitions",
+          "- budget %d s, wall %.0f s; %s%s" % (
+              res["budget_s"], res["wall_s"], res["shape"],
+              "; **stopped at the budget** (later points missing)" if res["budget_stop"] else ""),
+          "- storebench run arguments: `%s`" % " ".join(res["storebench_args"]),
+          "- files: [nightly.csv](nightly.csv), [nightly.json](nightly.json)%s, run.log"
+          % (", [compare.txt](compare.txt) (compare.py's table)" if res["baseline"] else ""),
+          ""]
+    for status, title in SECTIONS:
+        sel = [p for p in pts if p["status"] == status]
+        if sel or status in ("regression", "improvement"):
+            L += ["## %s (%d)" % (title, len(sel)), ""]
+            L += _point_table(sel) if sel else ["none"]
+            L.append("")
+    if res["only_base"] or res["only_new"]:
+        L += ["## Points in one run only", ""]
+        L += ["- only in the baseline: %s" % (", ".join("`%s`" % n for n in res["only_base"])
+                                               or "none"),
+              "- only in this run: %s" % (", ".join("`%s`" % n for n in res["only_new"])
+                                          or "none"), ""]
+    L += ["## Machine", "", "| key | value |", "|---|---|"]
+    L += ["| %s | %s |" % (k, meta[k]) for k in HEADLINE_KEYS if k in meta]
+    L += ["", "<details><summary>all metadata of this run</summary>", "",
+          "| key | value |", "|---|---|"]
+    L += ["| %s | `%s` |" % (k, v.replace("|", "\\|")) for k, v in meta.items()]
+    L += ["", "</details>", "", "## Plots", ""]
+    if trend:
+        L.append("![trend over the runs of %s](%s)" % (res["machine_id"], trend))
+        L.append("")
+    L += ["- [%s](%s)" % (os.path.basename(p), p) for p in plots] or ["no plots (scripts/plot "
+                                                                     "absent or failed)"]
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+# ci_files_test.py — the nightly CI definitions parse and call only what the repository has.
+# Python 3 + python3-yaml.  GitHub workflow from .github/workflows, GitLab YAML from docs/ci.md.
+# Why: a CI file is only exercised at 02:23 on the fleet; a typo there should fail here first.
+"""usage: ci_files_test.py REPO_ROOT"""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import yaml
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else "."
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+
+
+def gitlab_yaml():
+    """The one ```yaml block under '## GitLab CI' in docs/ci.md."""
+    with open(os.path.join(ROOT, "docs", "ci.md")) as f:
+        text = f.read()
+    section = text.split("\n## GitLab CI\n", 1)
+    check(len(section) == 2, "docs/ci.md has a '## GitLab CI' section")
+    blocks = re.findall(r"^```yaml\n(.*?)^```$", section[-1], re.S | re.M)
+    check(len(blocks) == 1, "docs/ci.md's GitLab section holds exactly one yaml block")
+    return yaml.safe_load(blocks[0]) if blocks else {}
+
+
+def help_options(script):
+    r = subprocess.run([os.path.join(ROOT, script), "--help"], capture_output=True, text=True)
+    check(r.returncode == 0, f"{script} --help exits 0")
+    return set(re.findall(r"(--[a-z][a-z-]*)", r.stdout)) | {"-o"}
+
+
+def check_commands(where, lines):
+    """Every repository script a CI line calls exists, is executable, and knows its options."""
+    called = 0
+    for line in lines:
+        for m in re.finditer(r"(?<![\w/.-])((?:scripts|\.ci)/[\w.-]+)", line):
+            path = m.group(1)
+            called += 1
+            full = os.path.join(ROOT, path)
+            check(os.path.isfile(full) and os.access(full, os.X_OK),
+                  f"{where}: '{path}' exists and is executable")
+            if path in ("scripts/nightly", "scripts/compare-cpus") and os.path.isfile(full):
+                known = help_options(path)
+                rest = line[m.end():]
+                rest = rest.split("--  ", 1)[0].split(" -- ", 1)[0]
+                for opt in re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", rest):
+                    check(opt in known, f"{where}: {path} knows the option {opt}")
+    return called
+
+
+def shell_lines(steps_text):
+    """A run:/script: block as logical lines (backslash continuations joined)."""
+    return re.sub(r"\\\n\s*", " ", steps_text).splitlines()
+
+
+def github():
+    path = os.path.join(ROOT, ".github", "workflows", "nightly-perf.yml")
+    with open(path) as f:
+        wf = yaml.safe_load(f)
+    on = wf.get("on", wf.get(True))  # YAML 1.1 reads a bare `on` key as true
+    check(isinstance(on, dict) and on.get("schedule") and "workflow_dispatch" in on,
+          "workflow: schedule and workflow_dispatch triggers")
+    check(all(re.fullmatch(r"[0-9*/,-]+( [0-9*/,-]+){4}", s.get("cron", ""))
+              for s in (on or {}).get("schedule", [])), "workflow: cron lines have 5 fields")
+    jobs = wf.get("jobs", {})
+    nightly, compare = jobs.get("nightly", {}), jobs.get("compare", {})
+    cpus = nightly.get("strategy", {}).get("matrix", {}).get("cpu", [])
+    check(len(cpus) >= 2, "workflow: matrix over at least two CPU labels")
+    runs_on = nightly.get("runs-on", [])
+    check("self-hosted" in runs_on and any("matrix.cpu" in str(x) for x in runs_on),
+          "workflow: nightly runs on [self-hosted, <cpu label>]")
+    check("nightly" in str(compare.get("needs")), "workflow: compare needs the nightly jobs")
+    lines = []
+    for name, job in jobs.items():
+        for step in job.get("steps", []):
+            check("run" in step or "uses" in step, f"workflow: {name} steps run or use something")
+            lines += shell_lines(step.get("run", ""))
+    text = "\n".join(lines)
+    check("scripts/nightly" in text, "workflow calls scripts/nightly")
+    check("scripts/compare-cpus" in text, "workflow calls scripts/compare-cpus")
+    uses = [s.get("uses", "") for j in jobs.values() for s in j.get("steps", [])]
+    check(any(u.startswith("actions/upload-artifact@") for u in uses), "workflow uploads artifacts")
+    check(any(u.startswith("actions/download-artifact@") for u in uses),
+          "workflow downloads artifacts for the comparison")
+    check(check_commands("workflow", lines) >= 3, "workflow calls repository scripts")
+
+
+def gitlab():
+    gl = gitlab_yaml()
+    check(set(gl.get("stages", [])) >= {"nightly", "compare"}, "gitlab: nightly and compare stages")
+    nightly, compare = gl.get("nightly", {}), gl.get("compare", {})
+    matrix = nightly.get("parallel", {}).get("matrix", [{}])[0]
+    check(len(matrix.get("CPU", [])) >= 2, "gitlab: parallel matrix over CPU tags")
+    check(nightly.get("tags") == ["$CPU"], "gitlab: nightly jobs tagged by CPU")
+    check(any("schedule" in str(r.get("if", "")) for r in nightly.get("rules", [])),
+          "gitlab: nightly runs on schedules")
+    check("nightly" in str(compare.get("needs")), "gitlab: compare needs the nightly jobs")
+    lines = [ln for job in (nightly, compare) for ln in job.get("script", [])]
+    for ln in lines:
+        try:
+            shlex.split(ln)
+        except ValueError as e:
+            check(False, f"gitlab: script line parses as shell words: {ln!r} ({e})")
+    check(check_commands("gitlab", lines) >= 3, "gitlab calls repository scripts")
+
+
+github()
+gitlab()
+for f in FAILS:
+    print("FAIL: " + f)
+print("ci files: %s" % ("ok" if not FAILS else "%d failure(s)" % len(FAILS)))
+sys.exit(1 if FAILS else 0)
