@@ -2,7 +2,7 @@
 # gnuplot 5.4 (pngcairo / svg); driven by scripts/trend, which writes the data and sets the variables.
 # Why: a nightly gate says "moved tonight"; the trend shows slow drifts no single comparison catches.
 #
-# Variables (gnuplot -e): datafile, out, fmt ("png" or "svg"), n (panels), machine,
+# Variables (gnuplot -e): datafile, out, fmt ("png" or "svg"), n (panels), runs (x count), machine,
 # array T[n] (panel titles).  datafile holds one block per panel (separated by two blank lines):
 #   x  gbps_median  gbps_min  gbps_max  run-folder  kernel
 # One x per run (the run's position in history), labelled with its folder name, so several runs
@@ -20,7 +20,8 @@ set multiplot layout n, 1 title sprintf("storebench nightly trend: %s", machine)
 set grid ytics lc rgb "#dddddd"
 set ylabel "GB/s (median, min-max)"
 set yrange [0:*]
-set offsets 0.3, 0.3, graph 0.15, 0
+set offsets 0, 0, graph 0.15, 0
+set xrange [-0.5:runs - 0.5]
 set xtics rotate by -30 nomirror
 unset key
 do for [i = 1:n] {
