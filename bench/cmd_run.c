@@ -1,15 +1,282 @@
 /*
- * cmd_run.c — placeholder for `storebench run` until the sweep lands.
- * Plain C.  Fails loudly rather than pretending to measure anything.
+ * cmd_run.c — `storebench run`: validate everything, create the result files, sweep the points.
+ * Plain C.  The order is the promise: all bad input is rejected (exit 2) before a file exists
+ * or a buffer is mapped; after that every finished point is a complete, flushed CSV row.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "cpu.h"
+#include "csv.h"
+#include "cycles.h"
+#include "gbench_shim.h"
+#include "measure.h"
+#include "metadata.h"
+#include "opts.h"
+#include "outfiles.h"
+#include "pool.h"
+#include "progress.h"
+#include "signals.h"
+#include "sweep.h"
+#include "tsc.h"
+
+/* Headroom left to the OS when checking buffers against MemAvailable. */
+#define MEM_SHARE 0.9
+
+static bool has_flag(int argc, char **argv, const char *flag)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], flag, strlen(flag)))
+			return true;
+	return false;
+}
+
+/* The bytes the sweep maps at most: every thread keeps its largest buffer. */
+static bool memory_fits(const struct run_opts *o, const struct point *pts, size_t n)
+{
+	unsigned long long need = 0, have, per_thread[1024] = { 0 }, unit;
+	unsigned max_t = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long b = buffer_footprint(point_region_bytes(&pts[i]), o->pages);
+
+		for (unsigned t = 0; t < pts[i].threads && t < 1024; t++)
+			if (b > per_thread[t])
+				per_thread[t] = b;
+		if (pts[i].threads > max_t)
+			max_t = pts[i].threads;
+	}
+	for (unsigned t = 0; t < max_t && t < 1024; t++)
+		need += per_thread[t];
+	if (o->pages == PAGES_HUGETLB) {
+		unit = hugetlb_page_bytes();
+		have = meminfo("HugePages_Free") * unit;
+		if (need > have) {
+			fprintf(stderr, "storebench run: the sweep needs %llu MiB of huge pages, %llu MiB "
+					"are free (HugePages_Free x Hugepagesize)\n",
+				need >> 20, have >> 20);
+			return false;
+		}
+		return true;
+	}
+	have = meminfo("MemAvailable");
+	if (have && need > MEM_SHARE * (double)have) {
+		fprintf(stderr, "storebench run: the sweep needs %llu MiB of buffers but only %llu MiB "
+				"are available (MemAvailable); use smaller --call/--ws or fewer --threads\n",
+			need >> 20, have >> 20);
+		return false;
+	}
+	return true;
+}
+
+static void join_args(int argc, char **argv, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "storebench run");
+
+	for (int i = 1; i < argc && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
+}
+
+static void join_list(const struct u64_list *l, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%llu", i ? "," : "", l->v[i]);
+}
+
+/*
+ * Every key=value of the run, written once to a memory stream and then into the CSV preamble
+ * and the JSON context, so the two files describe the run identically.
+ */
+static char *run_metadata(int argc, char **argv, const struct cpu_info *cpu,
+			  const struct run_opts *o, const struct outfiles *of, time_t now,
+			  double tsc_hz, const char *cycles_note)
+{
+	char *text = NULL, buf[4096], stamp[32];
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return NULL;
+	metadata_machine(m, "", cpu);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	metadata_kv(m, "", "utc_time", "%s", stamp);
+	join_args(argc, argv, buf, sizeof buf);
+	metadata_kv(m, "", "command_line", "%s", buf);
+	metadata_kv(m, "", "machine_id", "%s", of->machine);
+	metadata_kv(m, "", "json_file", "%s", of->json_path);
+	metadata_kv(m, "", "tsc_hz", "%.0f", tsc_hz);
+	metadata_kv(m, "", "cycles", "%s", cycles_note);
+	metadata_kv(m, "", "preset", "%s", o->preset);
+	metadata_kv(m, "", "kernels", "%s", o->kernels_spec);
+	metadata_kv(m, "", "kernels_skipped", "%s", o->sel.skipped);
+	metadata_kv(m, "", "call_spec", "%s", o->call_spec);
+	metadata_kv(m, "", "ws_spec", "%s", o->ws_spec);
+	metadata_kv(m, "", "cold_ws_bytes", "%llu", o->cold_bytes);
+	join_list(&o->threads, buf, sizeof buf);
+	metadata_kv(m, "", "threads", "%s", buf);
+	metadata_kv(m, "", "placement", "%s", o->placement.spec);
+	buf[0] = '\0';
+	for (size_t i = 0, used = 0; i < o->placement.ncpus && used < sizeof buf; i++)
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%d", i ? "," : "",
+					 o->placement.cpu[i]);
+	metadata_kv(m, "", "placement_cpus", "%s", buf);
+	metadata_kv(m, "", "membind", "%s", o->membind_name);
+	metadata_kv(m, "", "pages", "%s", page_policy_name[o->pages]);
+	metadata_kv(m, "", "fill_byte", "%u", o->fill);
+	metadata_kv(m, "", "prefill_byte", "%u", o->prefill);
+	join_list(&o->misalign, buf, sizeof buf);
+	metadata_kv(m, "", "misalign", "%s", buf);
+	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
+		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
+	else
+		metadata_kv(m, "", "repetitions", "google benchmark flag");
+	metadata_kv(m, "", "min_time_s", "%g", o->min_time);
+	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%%");
+	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
+	fclose(m);
+	return text;
+}
+
+static void write_preamble(FILE *csv, const char *meta)
+{
+	for (const char *line = meta; *line; ) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		char key[128], *value;
+
+		fprintf(csv, "# %.*s\n", (int)n, line);
+		snprintf(key, sizeof key, "%.*s", (int)(n < sizeof key - 1 ? n : sizeof key - 1), line);
+		value = strchr(key, '=');
+		if (value) {
+			char val[4096];
+
+			*value = '\0';
+			snprintf(val, sizeof val, "%.*s", (int)(n - strlen(key) - 1),
+				 line + strlen(key) + 1);
+			gbs_context(key, val);
+		}
+		line += n + (nl != NULL);
+	}
+}
+
+/* One line about the cycles column: "available" or why not (also checked for every worker). */
+static void probe_cycles(char *note, size_t len, bool *ok)
+{
+	int fd = cycles_open(note, len);
+
+	*ok = fd >= 0;
+	if (*ok) {
+		close(fd);
+		snprintf(note, len, "available (perf_event_open, user-space cycles)");
+	}
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("storebench run: not built yet\n", stderr);
-	return 1;
+	struct cpu_info cpu;
+	struct run_opts o;
+	struct outfiles of;
+	struct point *pts;
+	struct pool pool;
+	struct measure_env env = { 0 };
+	char cycles_note[200], err[256], *meta;
+	size_t npts, skipped, name_width = 0, done = 0;
+	double tsc_hz, weight = 0;
+	unsigned max_threads = 0;
+	int rc, status = 0;
+	time_t now = time(NULL);
+
+	cpu_detect(&cpu);
+	rc = opts_parse(argc, argv, &cpu, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!gbs_init(argc, argv))
+		return 2;
+	if (has_flag(argc, argv, "--benchmark_repetitions"))
+		o.repetitions = 0;
+	pts = sweep_points(&o, &npts, &skipped);
+	if (skipped)
+		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
+				"exceeds the working set\n", skipped);
+	if (!npts) {
+		fprintf(stderr, "storebench run: nothing to measure (filter or working sets exclude "
+				"every point)\n");
+		return 2;
+	}
+	if (!memory_fits(&o, pts, npts))
+		return 2;
+	for (size_t i = 0; i < npts; i++) {
+		size_t w = strlen(pts[i].name) + 12; /* Google Benchmark appends /manual_time etc. */
+
+		name_width = w > name_width ? w : name_width;
+		max_threads = pts[i].threads > max_threads ? pts[i].threads : max_threads;
+		weight += 1 + (double)pts[i].ws * pts[i].threads / (32 << 20);
+	}
+
+	if (!cpu.invariant_tsc)
+		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
+				"empty\n");
+	tsc_hz = tsc_calibrate();
+	probe_cycles(cycles_note, sizeof cycles_note, &env.cycles);
+	if (!outfiles_create(&of, o.csv, o.json, o.machine, &cpu, now))
+		return 2;
+	meta = run_metadata(argc, argv, &cpu, &o, &of, now, tsc_hz, cycles_note);
+	if (!meta || !gbs_open(of.json_path, name_width)) {
+		fprintf(stderr, "storebench run: cannot start the reporters\n");
+		outfiles_discard(&of);
+		return 1;
+	}
+	write_preamble(of.csv, meta);
+	free(meta);
+	csv_header(of.csv);
+
+	if (!pool_start(&pool, max_threads, o.placement.cpu, o.placement.node, env.cycles, err,
+			sizeof err)) {
+		fprintf(stderr, "storebench run: %s\n", err);
+		gbs_close();
+		outfiles_discard(&of);
+		return 1;
+	}
+	env.pool = &pool;
+	env.o = &o;
+	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
+	signals_install();
+	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv_path);
+	progress_start(weight, npts);
+	for (size_t i = 0; i < npts && !signals_pending(); i++) {
+		struct csv_row row;
+		int r;
+
+		if (env.cycles)
+			for (unsigned t = 0; t < pts[i].threads; t++)
+				env.cycles &= pool.t[t].cycles_fd >= 0;
+		progress_point(i, pts[i].name, 1 + (double)pts[i].ws * pts[i].threads / (32 << 20));
+		r = measure_point(&env, &pts[i], &row);
+		if (r < 0) {
+			status = 1;
+			break;
+		}
+		csv_write(of.csv, &row);
+		done++;
+		if (r)
+			status = 1;
+	}
+	pool_stop(&pool);
+	gbs_close();
+	fclose(of.csv);
+	fprintf(stderr, "storebench: %zu of %zu points in %.1f s -> %s, %s\n", done, npts,
+		progress_elapsed(), of.csv_path, of.json_path);
+	if (signals_pending()) {
+		fprintf(stderr, "storebench: stopped by signal %d after %zu points; files are complete\n",
+			signals_pending(), done);
+		return 128 + signals_pending();
+	}
+	return status;
 }

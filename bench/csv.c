@@ -1,0 +1,68 @@
+/*
+ * csv.c — header and row writer for the result CSV (RFC 4180 quoting).
+ * Plain C.  Rows are flushed and fsync'ed as written: a killed run loses at most the point
+ * that was running.
+ */
+#include "csv.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const col_names[COL_COUNT] = {
+#define COLUMN(name, desc) #name,
+#include "csv_columns.def"
+#undef COLUMN
+};
+
+void csv_row_clear(struct csv_row *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+void csv_set(struct csv_row *r, enum csv_col c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->v[c], sizeof r->v[c], fmt, ap);
+	va_end(ap);
+}
+
+static void field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void csv_header(FILE *out)
+{
+	for (int c = 0; c < COL_COUNT; c++) {
+		if (c)
+			fputc(',', out);
+		fputs(col_names[c], out);
+	}
+	fputc('\n', out);
+	fflush(out);
+}
+
+void csv_write(FILE *out, const struct csv_row *r)
+{
+	for (int c = 0; c < COL_COUNT; c++) {
+		if (c)
+			fputc(',', out);
+		field(out, r->v[c]);
+	}
+	fputc('\n', out);
+	fflush(out);
+	fsync(fileno(out));
+}

@@ -1,0 +1,32 @@
+/*
+ * csv.h — the tidy CSV: column ids expanded from csv_columns.def, one row per point.
+ * Plain C.  A row is filled by column id and written in the .def order, so adding a column is
+ * one line in the .def and one csv_set where its value is known; unset columns stay empty.
+ */
+#ifndef STOREBENCH_CSV_H
+#define STOREBENCH_CSV_H
+
+#include <stdio.h>
+
+enum csv_col {
+#define COLUMN(name, desc) COL_##name,
+#include "csv_columns.def"
+#undef COLUMN
+	COL_COUNT
+};
+
+struct csv_row {
+	char v[COL_COUNT][256];
+};
+
+void csv_row_clear(struct csv_row *r);
+void csv_set(struct csv_row *r, enum csv_col c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The header line (column names). */
+void csv_header(FILE *out);
+
+/* One row, quoted where needed, flushed so an interrupted run keeps every finished point. */
+void csv_write(FILE *out, const struct csv_row *r);
+
+#endif

@@ -1,0 +1,221 @@
+// gbench_shim.cc — the only C++ in storebench: a small C API over Google Benchmark.
+// C++17, no ISA flags.  Google Benchmark does calibration, repetitions, statistics, filtering and
+// JSON; this file only adapts its reporter and registration interfaces for the C harness.
+#include "gbench_shim.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Forwards to the console and JSON reporters, but starts each only once and finalises only at
+// gbs_close, so many RunSpecifiedBenchmarks calls make one console table and one JSON document.
+class TeeReporter : public benchmark::BenchmarkReporter {
+public:
+	benchmark::BenchmarkReporter *display = nullptr;
+	std::unique_ptr<benchmark::JSONReporter> json;
+	std::ofstream json_out;
+	size_t name_width = 0;
+	bool started = false;
+	gbs_report_fn report = nullptr;
+	void *report_ctx = nullptr;
+
+	bool ReportContext(const Context &context) override
+	{
+		if (started)
+			return true;
+		Context widened = context;
+		widened.name_field_width = std::max(name_width, context.name_field_width);
+		display->ReportContext(widened);
+		if (json)
+			json->ReportContext(widened);
+		started = true;
+		return true;
+	}
+
+	// The console shows one line per point (the median when there are repetitions, as in the
+	// CSV); the JSON keeps every repetition and statistic for compare.py.
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		std::vector<Run> shown;
+		for (const Run &run : runs)
+			if (run.repetitions <= 1 || (run.run_type == Run::RT_Aggregate &&
+						     run.aggregate_name == "median"))
+				shown.push_back(run);
+		if (!shown.empty())
+			display->ReportRuns(shown);
+		if (json) {
+			json->ReportRuns(runs);
+			json_out.flush();
+		}
+		for (const Run &run : runs)
+			forward(run);
+	}
+
+	void Finalize() override {}
+
+	void finish()
+	{
+		if (started) {
+			display->Finalize();
+			if (json)
+				json->Finalize();
+		}
+		json_out.close();
+	}
+
+private:
+	void forward(const Run &run)
+	{
+		std::string name = run.benchmark_name();
+		std::vector<std::string> keys;
+		gbs_counter counters[GBS_MAX_COUNTERS];
+		size_t n = 0;
+
+		for (const auto &kv : run.counters) {
+			if (n == GBS_MAX_COUNTERS)
+				break;
+			keys.push_back(kv.first);
+			counters[n++].value = kv.second.value;
+		}
+		for (size_t i = 0; i < n; i++)
+			counters[i].name = keys[i].c_str();
+		gbs_run r;
+		r.name = name.c_str();
+		r.aggregate = run.run_type == Run::RT_Aggregate ? run.aggregate_name.c_str() : "";
+		r.iterations = run.iterations;
+		r.seconds = run.iterations ? run.real_accumulated_time / (double)run.iterations : 0;
+		r.ncounters = n;
+		r.counters = counters;
+		if (report)
+			report(report_ctx, &r);
+	}
+};
+
+TeeReporter tee;
+std::string filter = ".";
+
+double stat_min(const std::vector<double> &v)
+{
+	return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+}
+
+double stat_max(const std::vector<double> &v)
+{
+	return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+} // namespace
+
+extern "C" bool gbs_init(int argc, char **argv)
+{
+	static char name[] = "storebench";
+	std::vector<char *> args{ name };
+	for (int i = 1; i < argc; i++)
+		if (!std::strncmp(argv[i], "--benchmark_", 12) || !std::strncmp(argv[i], "--v=", 4))
+			args.push_back(argv[i]);
+	int n = (int)args.size();
+	args.push_back(nullptr);
+	benchmark::Initialize(&n, args.data());
+	if (n > 1) {
+		std::fprintf(stderr, "storebench run: unknown or malformed Google Benchmark flag '%s'\n",
+			     args[1]);
+		return false;
+	}
+	filter = benchmark::GetBenchmarkFilter();
+	if (filter.empty() || filter == "all")
+		filter = ".";
+	try {
+		std::regex check(filter[0] == '-' ? filter.substr(1) : filter, std::regex::extended);
+	} catch (const std::regex_error &) {
+		std::fprintf(stderr, "storebench run: bad --benchmark_filter regex '%s'\n",
+			     filter.c_str());
+		return false;
+	}
+	return true;
+}
+
+extern "C" bool gbs_filter_match(const char *name)
+{
+	bool negate = filter[0] == '-';
+	std::regex re(negate ? filter.substr(1) : filter, std::regex::extended);
+
+	return std::regex_search(name, re) != negate;
+}
+
+extern "C" const char *gbs_version(void)
+{
+	return SB_BENCHMARK_VERSION;
+}
+
+extern "C" void gbs_context(const char *key, const char *value)
+{
+	benchmark::AddCustomContext(key, value);
+}
+
+extern "C" bool gbs_open(const char *json_path, size_t name_width)
+{
+	tee.display = benchmark::CreateDefaultDisplayReporter();
+	tee.name_width = name_width;
+	if (json_path) {
+		tee.json_out.open(json_path, std::ios::out | std::ios::trunc);
+		if (!tee.json_out)
+			return false;
+		tee.json.reset(new benchmark::JSONReporter());
+		tee.json->SetOutputStream(&tee.json_out);
+		tee.json->SetErrorStream(&tee.json_out);
+	}
+	return true;
+}
+
+extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void *ctx)
+{
+	gbs_point p = *pt;
+	size_t runs = 0;
+	struct Counting {
+		gbs_report_fn report;
+		void *ctx;
+		size_t *runs;
+	} counting{ report, ctx, &runs };
+
+	benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
+		p.name, [p](benchmark::State &state) {
+			p.begin(p.ctx);
+			for (auto _ : state)
+				state.SetIterationTime(p.batch(p.ctx));
+			gbs_counter c[GBS_MAX_COUNTERS];
+			size_t n = p.end(p.ctx, c);
+			for (size_t i = 0; i < n; i++)
+				state.counters[c[i].name] = benchmark::Counter(c[i].value);
+		});
+	b->UseManualTime();
+	b->ComputeStatistics("min", stat_min);
+	b->ComputeStatistics("max", stat_max);
+	if (p.min_time > 0)
+		b->MinTime(p.min_time);
+	if (p.repetitions > 0)
+		b->Repetitions(p.repetitions);
+	tee.report = [](void *c, const gbs_run *r) {
+		Counting *k = static_cast<Counting *>(c);
+		++*k->runs;
+		k->report(k->ctx, r);
+	};
+	tee.report_ctx = &counting;
+	benchmark::RunSpecifiedBenchmarks(&tee, ".");
+	benchmark::ClearRegisteredBenchmarks();
+	tee.report = nullptr;
+	return runs;
+}
+
+extern "C" void gbs_close(void)
+{
+	tee.finish();
+}

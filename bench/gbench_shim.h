@@ -1,0 +1,80 @@
+/*
+ * gbench_shim.h — the C interface to Google Benchmark (the one C++ file is gbench_shim.cc).
+ * Plain C header.  Points are registered and run one at a time, so the C side keeps control
+ * (progress, Ctrl-C between points, verification), while one console and one JSON reporter stay
+ * alive across points: the JSON file is a single document, as compare.py expects.
+ */
+#ifndef STOREBENCH_GBENCH_SHIM_H
+#define STOREBENCH_GBENCH_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gbs_counter {
+	const char *name;
+	double value;
+};
+
+#define GBS_MAX_COUNTERS 8
+
+/* One benchmark: a name and callbacks into the C harness. */
+struct gbs_point {
+	const char *name;
+	double min_time;  /* seconds per repetition; <= 0 leaves Google Benchmark's setting */
+	int repetitions;  /* <= 0 leaves Google Benchmark's setting (--benchmark_repetitions) */
+	void *ctx;
+	void (*begin)(void *ctx);   /* before every run (calibration runs and repetitions) */
+	double (*batch)(void *ctx); /* one timed batch; returns its makespan in seconds */
+	/* after every run: fill out[] (at most GBS_MAX_COUNTERS) and return how many */
+	size_t (*end)(void *ctx, struct gbs_counter *out);
+};
+
+/* One run as reported: a repetition (aggregate "") or an aggregate ("median", "min", ...). */
+struct gbs_run {
+	const char *name;
+	const char *aggregate;
+	int64_t iterations;
+	double seconds;   /* manual time per iteration (repetitions only) */
+	size_t ncounters;
+	const struct gbs_counter *counters;
+};
+
+typedef void (*gbs_report_fn)(void *ctx, const struct gbs_run *run);
+
+/*
+ * Hand the --benchmark_* flags in argv to Google Benchmark.  Returns false (after one stderr
+ * line) when one is unknown or malformed.
+ */
+bool gbs_init(int argc, char **argv);
+
+/* Whether name passes --benchmark_filter (regex, '-' prefix negates). */
+bool gbs_filter_match(const char *name);
+
+/* Google Benchmark's version as compiled against (the CSV and JSON record it). */
+const char *gbs_version(void);
+
+/* A key=value for the JSON "context" object; call before gbs_open. */
+void gbs_context(const char *key, const char *value);
+
+/*
+ * Start the console reporter (stdout, respecting --benchmark_format/--benchmark_color) and the
+ * JSON reporter writing json_path (an existing, empty file); name_width aligns the console.
+ */
+bool gbs_open(const char *json_path, size_t name_width);
+
+/* Register, run and forget one point; report() sees every run.  Returns the runs reported. */
+size_t gbs_run_point(const struct gbs_point *pt, gbs_report_fn report, void *ctx);
+
+/* Finish the JSON document and close it. */
+void gbs_close(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

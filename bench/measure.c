@@ -1,0 +1,320 @@
+/*
+ * measure.c — runs one point: buffers and plans per thread, prefill (pre-fault), calibration of
+ * passes per batch, Google Benchmark repetitions, verification, the CSV row.
+ * Plain C.  Rates are bytes of one batch over its makespan; statistics come from Google
+ * Benchmark's aggregates of those per-repetition values.
+ */
+#include "measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gbench_shim.h"
+
+/* Timer and barrier cost must stay under 1% of a batch. */
+#define OVERHEAD_SHARE 100
+
+/*
+ * And a batch lasts at least this long: the start skew of threads woken from a spin grows with
+ * the work around it (a zero-pass batch underestimates it), and interrupts average out.
+ */
+#define MIN_BATCH_NS 100000ull
+
+/* The statistics of one counter over the repetitions. */
+struct stat {
+	double median, mean, min, max, cv;
+	bool have_cv;
+};
+
+enum counter { C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_COUNT };
+
+static const char *const counter_name[C_COUNT] = {
+	[C_GBPS] = "GB/s", [C_NS_CALL] = "ns/call", [C_TICKS_CALL] = "ticks/call",
+	[C_TICKS_LINE] = "ticks/line", [C_CYCLES_CALL] = "cycles/call",
+};
+
+struct run_state {
+	const struct measure_env *env;
+	const struct point *p;
+	uint64_t passes;
+	uint64_t calls_per_thread;     /* per batch */
+	uint64_t write_bytes, read_bytes; /* per batch, all threads */
+	/* accumulated over one Google Benchmark run */
+	uint64_t iters, ns, ticks, cycles;
+	/* what the reporter saw */
+	int repetitions;
+	int64_t iterations;
+	bool have[C_COUNT];
+	struct stat st[C_COUNT];
+};
+
+static void begin(void *ctx)
+{
+	struct run_state *rs = ctx;
+
+	rs->iters = rs->ns = rs->ticks = rs->cycles = 0;
+}
+
+static double batch(void *ctx)
+{
+	struct run_state *rs = ctx;
+	struct batch_time bt = pool_batch(rs->env->pool, rs->p->threads, rs->passes);
+
+	rs->iters++;
+	rs->ns += bt.ns;
+	rs->ticks += bt.ticks;
+	rs->cycles += bt.cycles;
+	return (double)bt.ns / 1e9;
+}
+
+static size_t end(void *ctx, struct gbs_counter *out)
+{
+	struct run_state *rs = ctx;
+	double calls = (double)rs->iters * (double)rs->calls_per_thread, lines;
+	size_t n = 0;
+
+	if (!rs->iters || !rs->ns)
+		return 0;
+	lines = (double)rs->iters * (double)rs->write_bytes / rs->p->threads / 64.0;
+	out[n++] = (struct gbs_counter){ counter_name[C_GBPS],
+		(double)(rs->write_bytes + rs->read_bytes) * (double)rs->iters / (double)rs->ns };
+	out[n++] = (struct gbs_counter){ counter_name[C_NS_CALL], (double)rs->ns / calls };
+	if (rs->env->tsc_hz > 0) {
+		out[n++] = (struct gbs_counter){ counter_name[C_TICKS_CALL], (double)rs->ticks / calls };
+		out[n++] = (struct gbs_counter){ counter_name[C_TICKS_LINE], (double)rs->ticks / lines };
+	}
+	if (rs->env->cycles)
+		out[n++] = (struct gbs_counter){ counter_name[C_CYCLES_CALL],
+			(double)rs->cycles / rs->p->threads / calls };
+	return n;
+}
+
+static int counter_index(const char *name)
+{
+	for (int c = 0; c < C_COUNT; c++)
+		if (!strcmp(name, counter_name[c]))
+			return c;
+	return -1;
+}
+
+/*
+ * Repetitions arrive first, then Google Benchmark's aggregates (with more than one repetition).
+ * A single repetition is its own median, mean, min and max.
+ */
+static void report(void *ctx, const struct gbs_run *r)
+{
+	struct run_state *rs = ctx;
+
+	if (!*r->aggregate) {
+		rs->repetitions++;
+		rs->iterations = r->iterations;
+	}
+	for (size_t i = 0; i < r->ncounters; i++) {
+		int c = counter_index(r->counters[i].name);
+		double v = r->counters[i].value;
+		struct stat *s;
+
+		if (c < 0)
+			continue;
+		s = &rs->st[c];
+		rs->have[c] = true;
+		if (!*r->aggregate && rs->repetitions == 1)
+			s->median = s->mean = s->min = s->max = v;
+		else if (!strcmp(r->aggregate, "median"))
+			s->median = v;
+		else if (!strcmp(r->aggregate, "mean"))
+			s->mean = v;
+		else if (!strcmp(r->aggregate, "min"))
+			s->min = v;
+		else if (!strcmp(r->aggregate, "max"))
+			s->max = v;
+		else if (!strcmp(r->aggregate, "cv")) {
+			s->cv = v;
+			s->have_cv = true;
+		}
+	}
+}
+
+/* Buffers big enough for p on every active thread, and each thread's plan and base. */
+static int prepare(const struct measure_env *env, const struct point *p)
+{
+	struct pool *pool = env->pool;
+	size_t need = point_region_bytes(p);
+	bool grow = false;
+
+	for (unsigned i = 0; i < p->threads; i++)
+		grow |= pool->t[i].buf.len < need;
+	if (grow) {
+		pool->alloc_len = need;
+		pool->pages = env->o->pages;
+		pool->bind = env->o->bind;
+		pool_run(pool, TASK_ALLOC, p->threads);
+		for (unsigned i = 0; i < p->threads; i++)
+			if (!pool->t[i].ok) {
+				fprintf(stderr, "storebench run: thread %u (CPU %d): %s\n", i,
+					pool->t[i].cpu, pool->t[i].err);
+				return -1;
+			}
+	}
+	for (unsigned i = 0; i < p->threads; i++) {
+		struct pool_thread *t = &pool->t[i];
+
+		/* random plans are costly to draw: keep one built for the same shape */
+		if (t->plan_mode != (int)p->mode || t->plan_call != p->call || t->plan_ws != p->ws ||
+		    !t->plan.calls) {
+			plan_free(&t->plan);
+			if (!plan_store(&t->plan, p->mode, p->call, p->ws, 0x5eed0000ull + i)) {
+				fprintf(stderr, "storebench run: out of memory for the plan of %s\n",
+					p->name);
+				return -1;
+			}
+			t->plan_mode = (int)p->mode;
+			t->plan_call = p->call;
+			t->plan_ws = p->ws;
+		}
+		t->base = t->buf.region + p->misalign;
+	}
+	return 0;
+}
+
+static uint64_t median_ns(struct pool *pool, unsigned threads, uint64_t passes, int runs)
+{
+	uint64_t v[16];
+
+	for (int i = 0; i < runs; i++) {
+		uint64_t x = pool_batch(pool, threads, passes).ns;
+		int j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return v[runs / 2];
+}
+
+/* Passes per batch so that barrier + timestamps (a zero-pass batch) stay under 1%. */
+static uint64_t calibrate(struct pool *pool, const struct point *p)
+{
+	uint64_t overhead = median_ns(pool, p->threads, 0, 9);
+	uint64_t pass = median_ns(pool, p->threads, 1, 3), passes;
+
+	if (!pass)
+		pass = 1;
+	passes = (OVERHEAD_SHARE * overhead + pass - 1) / pass;
+	if (passes * pass < MIN_BATCH_NS)
+		passes = (MIN_BATCH_NS + pass - 1) / pass;
+	return passes ? passes : 1;
+}
+
+static void verify_failed(const struct pool *pool, const struct point *p)
+{
+	for (unsigned i = 0; i < p->threads; i++) {
+		const struct pool_thread *t = &pool->t[i];
+
+		if (t->ok)
+			continue;
+		fprintf(stderr,
+			"storebench run: %s: verification failed on thread %u: byte at region "
+			"offset %lld is 0x%02x\n",
+			p->name, i, (long long)(t->bad - t->base), (unsigned char)*t->bad);
+		return;
+	}
+}
+
+static void set_stat(struct csv_row *row, enum csv_col c, const struct run_state *rs, int k,
+		     double v)
+{
+	if (rs->have[k])
+		csv_set(row, c, "%.6g", v);
+}
+
+static void fill_row(const struct measure_env *env, const struct point *p,
+		     const struct run_state *rs, bool measured, struct csv_row *row)
+{
+	const struct run_opts *o = env->o;
+	const struct stat *g = &rs->st[C_GBPS];
+	double total = (double)(rs->write_bytes + rs->read_bytes);
+
+	csv_row_clear(row);
+	csv_set(row, COL_kernel, "%s", p->k->name);
+	csv_set(row, COL_kind, "%s", kernel_kind_name(p->k->kind));
+	csv_set(row, COL_width_bytes, "%u", p->k->width);
+	csv_set(row, COL_unroll, "%u", p->k->unroll);
+	csv_set(row, COL_call_bytes, "%llu", (unsigned long long)p->call);
+	csv_set(row, COL_ws_mode, "%s", ws_mode_name[p->mode]);
+	csv_set(row, COL_ws_bytes, "%llu", (unsigned long long)p->ws);
+	csv_set(row, COL_threads, "%u", p->threads);
+	csv_set(row, COL_placement, "%s", o->placement.spec);
+	csv_set(row, COL_membind, "%s", o->membind_name);
+	csv_set(row, COL_pages, "%s", page_policy_name[o->pages]);
+	csv_set(row, COL_misalign_bytes, "%u", p->misalign);
+	csv_set(row, COL_fill_byte, "%u", o->fill);
+	csv_set(row, COL_rw_ratio, "100");
+	csv_set(row, COL_rw_mode, "interleave");
+	csv_set(row, COL_rw_layout, "spread");
+	csv_set(row, COL_chunk_bytes, "%llu", (unsigned long long)p->call);
+	csv_set(row, COL_read_kernel, "%s", "");
+	csv_set(row, COL_repetitions, "%d", rs->repetitions);
+	csv_set(row, COL_iterations, "%lld", (long long)rs->iterations);
+	csv_set(row, COL_calls_per_batch, "%llu", (unsigned long long)rs->calls_per_thread);
+	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes);
+	csv_set(row, COL_write_bytes, "%llu", (unsigned long long)rs->write_bytes);
+	if (!measured) {
+		csv_set(row, COL_verified, "failed");
+		return;
+	}
+	set_stat(row, COL_gbps_median, rs, C_GBPS, g->median);
+	set_stat(row, COL_gbps_mean, rs, C_GBPS, g->mean);
+	set_stat(row, COL_gbps_min, rs, C_GBPS, g->min);
+	set_stat(row, COL_gbps_max, rs, C_GBPS, g->max);
+	if (g->have_cv)
+		csv_set(row, COL_gbps_cv, "%.4g", g->cv);
+	/* read and write share the makespan, so each is the total scaled by its byte share */
+	set_stat(row, COL_read_gbps, rs, C_GBPS, g->median * (double)rs->read_bytes / total);
+	set_stat(row, COL_write_gbps, rs, C_GBPS, g->median * (double)rs->write_bytes / total);
+	set_stat(row, COL_total_gbps, rs, C_GBPS, g->median);
+	set_stat(row, COL_ns_per_call_median, rs, C_NS_CALL, rs->st[C_NS_CALL].median);
+	set_stat(row, COL_ticks_per_call_median, rs, C_TICKS_CALL, rs->st[C_TICKS_CALL].median);
+	set_stat(row, COL_ticks_per_line_median, rs, C_TICKS_LINE, rs->st[C_TICKS_LINE].median);
+	set_stat(row, COL_cycles_per_call_median, rs, C_CYCLES_CALL, rs->st[C_CYCLES_CALL].median);
+	csv_set(row, COL_verified, "ok");
+}
+
+int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row)
+{
+	struct pool *pool = env->pool;
+	struct run_state rs;
+	struct gbs_point gp = {
+		.name = p->name, .min_time = env->o->min_time, .repetitions = env->o->repetitions,
+		.ctx = &rs, .begin = begin, .batch = batch, .end = end,
+	};
+	bool ok = true;
+
+	memset(&rs, 0, sizeof rs);
+	rs.env = env;
+	rs.p = p;
+	if (prepare(env, p))
+		return -1;
+	pool->store = p->k->fn;
+	pool->load = NULL;
+	pool->fill = (int)env->o->fill;
+	pool->prefill = (int)env->o->prefill;
+	pool->slowdown = env->o->slowdown_pct / 100.0;
+	pool_run(pool, TASK_PREFILL, p->threads);
+	rs.passes = calibrate(pool, p);
+	rs.calls_per_thread = rs.passes * pool->t[0].plan.calls;
+	for (unsigned i = 0; i < p->threads; i++) {
+		rs.write_bytes += rs.passes * pool->t[i].plan.write_bytes;
+		rs.read_bytes += rs.passes * pool->t[i].plan.read_bytes;
+	}
+	gbs_run_point(&gp, report, &rs);
+	pool_run(pool, TASK_VERIFY, p->threads);
+	for (unsigned i = 0; i < p->threads; i++)
+		ok &= pool->t[i].ok;
+	if (!ok)
+		verify_failed(pool, p);
+	fill_row(env, p, &rs, ok && rs.repetitions > 0, row);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,28 @@
+/*
+ * measure.h — one point from buffers to CSV row: plans, prefill, batch calibration, the Google
+ * Benchmark run, verification.  Plain C.  The only file that knows both the pool and the shim.
+ */
+#ifndef STOREBENCH_MEASURE_H
+#define STOREBENCH_MEASURE_H
+
+#include <stdbool.h>
+
+#include "csv.h"
+#include "opts.h"
+#include "pool.h"
+#include "sweep.h"
+
+struct measure_env {
+	struct pool *pool;
+	const struct run_opts *o;
+	double tsc_hz;       /* 0 when the TSC is not invariant: ticks columns stay empty */
+	bool cycles;         /* perf_event_open works for every pool thread */
+};
+
+/*
+ * Measure p and fill row.  Returns 0 when measured and verified, 1 on a failed verification
+ * (row marked, numbers left empty: an error is not a number), -1 when buffers cannot be had.
+ */
+int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row);
+
+#endif

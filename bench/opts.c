@@ -1,0 +1,409 @@
+/*
+ * opts.c — command-line parsing for `storebench run`: presets, axes, policies, outputs.
+ * Plain C.  Presets come from presets.def; options on the command line replace a preset's
+ * field.  Every error is one line naming the option and the value, then exit status 2.
+ */
+#include "opts.h"
+
+#include <ctype.h>
+#include <numa.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct preset {
+	const char *name, *kernels, *call, *ws, *threads;
+	int repetitions;
+	double min_time;
+	const char *desc;
+};
+
+static const struct preset presets[] = {
+#define PRESET(name, kernels, call, ws, threads, reps, min_time, desc) \
+	{ #name, kernels, call, ws, threads, reps, min_time, desc },
+#include "presets.def"
+#undef PRESET
+};
+
+#define DEFAULT_FILL 0xa5
+
+void opts_usage(FILE *out)
+{
+	fputs("usage: storebench run [OPTIONS] [--benchmark_* FLAGS]\n"
+	      "Sweeps store kernels over call size, working set, threads and alignment; writes one\n"
+	      "CSV row per point (with # key=value provenance) and Google Benchmark JSON beside it.\n"
+	      "\n"
+	      "what to measure (lists: a,b,c; ranges: A..B doubles, A..B:xF, A..B:+S, end included;\n"
+	      "sizes: 64, 4K = 4KiB = 4096, 4KB = 4000 (dd's units), M/G/T alike, and cache-relative\n"
+	      "L1d, L2, LLC with a factor before or divisor after: L1d/4..4LLC:x2):\n"
+	      "  --preset NAME       a whole sweep (default quick); options below override its fields\n", out);
+	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		fprintf(out, "      %-8s %s\n", presets[i].name, presets[i].desc);
+	fputs("  --kernels LIST      names, globs or families: memset,avx2_*,sse2 (all); kernels the CPU\n"
+	      "                      cannot run are skipped with a note, or an error when named exactly\n"
+	      "  --call LIST         bytes per kernel call\n"
+	      "  --ws LIST           working set per thread: call (= call size, default), hot (same\n"
+	      "                      destination every call), cold (random line-aligned offsets in\n"
+	      "                      max(4 x LLC, 4 x call) bytes), or sizes, walked seq (default) or\n"
+	      "                      random after a prefix: --ws 1GiB,random:64KiB..1GiB:x4\n"
+	      "  --threads LIST      thread counts, 'all' = every allowed CPU (default 1,all)\n"
+	      "  --placement P       compact | spread (over NUMA nodes and L3 domains) | cpus:0,2,4-7\n"
+	      "  --membind M         local (each thread's node, default) | interleave | NODE\n"
+	      "  --pages P           4k (default) | thp | hugetlb (needs reserved huge pages)\n"
+	      "  --fill BYTE         byte stored (default 0xa5; 0 also admits zero-only kernels: clzero)\n"
+	      "  --prefill BYTE      byte written before each point (default fill ^ 0xff), so a kernel\n"
+	      "                      that stores nothing fails verification\n"
+	      "  --misalign LIST     destination offsets from a 64-byte boundary, 0..63 (default 0)\n"
+	      "  --repetitions N     Google Benchmark repetitions per point (statistics over them)\n"
+	      "  --min-time SEC      minimum timed seconds per repetition\n"
+	      "\n"
+	      "output:\n"
+	      "  --csv FILE          default results/<machine>/<UTC time>.csv; never overwritten\n"
+	      "  --json FILE         Google Benchmark JSON (default: beside the CSV, .json)\n"
+	      "  --machine ID        results folder name (default CPU codename or family-model + host)\n"
+	      "  --benchmark_*       passed to Google Benchmark (filter, repetitions, format, color...);\n"
+	      "                      --benchmark_out is refused: use --json\n"
+	      "\n"
+	      "diagnostics:\n"
+	      "  --inject-slowdown PCT  every thread busy-waits PCT% of its batch's work time inside\n"
+	      "                      the timed window: a real, known regression for testing CI gates\n"
+	      "\n"
+	      "Progress goes to stderr. SIGINT/SIGTERM finish the current point, complete the CSV and\n"
+	      "JSON and exit 130/143; a second signal kills at once. Exit 0 = all points measured and\n"
+	      "verified, 1 = a point failed verification or a run error, 2 = bad input.\n", out);
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("storebench run: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static bool parse_byte(const char *s, unsigned *out)
+{
+	char *end;
+	long v;
+
+	if (!*s)
+		return false;
+	v = strtol(s, &end, 0);
+	if (*end || v < 0 || v > 255 || !isdigit((unsigned char)*s))
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/*
+ * Replace cache words with byte counts: "L1d/4..4LLC" -> "12288..134217728".  A size word
+ * naming a cache this machine does not report is an error.
+ */
+static bool expand_caches(const char *in, const struct cpu_info *cpu, char *out, size_t len,
+			  char *err, size_t errlen)
+{
+	static const struct {
+		const char *word;
+		unsigned level; /* 0 = last level */
+	} words[] = { { "L1d", 1 }, { "L1", 1 }, { "L2", 2 }, { "L3", 3 }, { "LLC", 0 } };
+	size_t used = 0;
+
+	while (*in && used + 32 < len) {
+		const char *p = in;
+		unsigned long long mult = 1, div = 1, bytes;
+		size_t w = 0, wl = 0;
+
+		while (isdigit((unsigned char)*p))
+			p++;
+		for (w = 0; w < sizeof words / sizeof words[0]; w++) {
+			wl = strlen(words[w].word);
+			if (!strncmp(p, words[w].word, wl) && !isalnum((unsigned char)p[wl]))
+				break;
+		}
+		if (w == sizeof words / sizeof words[0]) {
+			/* not a cache word: copy the digits (if any) or one character */
+			size_t n = p > in ? (size_t)(p - in) : 1;
+
+			memcpy(out + used, in, n);
+			used += n;
+			in += n;
+			continue;
+		}
+		if (p > in)
+			mult = strtoull(in, NULL, 10);
+		bytes = words[w].level ? cpu_cache_bytes(cpu, words[w].level) : cpu_llc_bytes(cpu);
+		if (!bytes) {
+			snprintf(err, errlen, "this machine reports no %s size", words[w].word);
+			return false;
+		}
+		p += wl;
+		if (*p == '/' && isdigit((unsigned char)p[1])) {
+			div = strtoull(p + 1, (char **)&p, 10);
+			if (!div)
+				div = 1;
+		}
+		used += (size_t)snprintf(out + used, len - used, "%llu", mult * bytes / div);
+		in = p;
+	}
+	out[used] = '\0';
+	if (*in) {
+		snprintf(err, errlen, "size list too long");
+		return false;
+	}
+	return true;
+}
+
+static bool parse_sizes(const char *opt, const char *spec, const struct cpu_info *cpu,
+			unsigned long long min, struct u64_list *out)
+{
+	char expanded[1024], err[256];
+
+	if (!expand_caches(spec, cpu, expanded, sizeof expanded, err, sizeof err) ||
+	    !u64_list_parse(expanded, true, min, out, err, sizeof err)) {
+		fail("%s '%s': %s", opt, spec, err);
+		return false;
+	}
+	return true;
+}
+
+static bool parse_ws(const char *spec, const struct cpu_info *cpu, struct run_opts *o)
+{
+	char *copy = strdup(spec), *save = NULL;
+	enum ws_mode order = WS_SEQ;
+	bool ok = true;
+
+	o->ws = calloc(strlen(spec) + 1, sizeof *o->ws); /* grows below when ranges expand */
+	o->nws = 0;
+	for (char *item = strtok_r(copy, ",", &save); item && ok; item = strtok_r(NULL, ",", &save)) {
+		static const char *const modes[] = { [WS_CALL] = "call", [WS_HOT] = "hot",
+						     [WS_COLD] = "cold" };
+		struct u64_list sizes = { 0 };
+		size_t m;
+
+		if (!strncmp(item, "seq:", 4) || !strncmp(item, "random:", 7)) {
+			order = item[0] == 's' ? WS_SEQ : WS_RANDOM;
+			item = strchr(item, ':') + 1;
+		}
+		for (m = 0; m <= WS_COLD; m++)
+			if (!strcmp(item, modes[m]))
+				break;
+		if (m <= WS_COLD) {
+			o->ws[o->nws++] = (struct ws_item){ .mode = (enum ws_mode)m };
+			continue;
+		}
+		ok = parse_sizes("--ws", item, cpu, 1, &sizes);
+		if (ok) {
+			o->ws = realloc(o->ws, (o->nws + sizes.n + strlen(spec) + 1) * sizeof *o->ws);
+			for (size_t i = 0; i < sizes.n; i++)
+				o->ws[o->nws++] = (struct ws_item){ .mode = order, .bytes = sizes.v[i] };
+		}
+		u64_list_free(&sizes);
+	}
+	free(copy);
+	return ok;
+}
+
+/* "1,all" -> "1,<n>" for the threads grammar. */
+static void replace_all(const char *in, unsigned n, char *out, size_t len)
+{
+	size_t used = 0;
+
+	while (*in && used + 16 < len) {
+		if (!strncmp(in, "all", 3)) {
+			used += (size_t)snprintf(out + used, len - used, "%u", n);
+			in += 3;
+		} else {
+			out[used++] = *in++;
+		}
+	}
+	out[used] = '\0';
+}
+
+static int parse_membind(const char *s, struct run_opts *o)
+{
+	const char *num = !strncmp(s, "node:", 5) ? s + 5 : s;
+	char *end;
+	long node;
+
+	snprintf(o->membind_name, sizeof o->membind_name, "%s", s);
+	if (!strcmp(s, "local")) {
+		o->bind.kind = MEMBIND_LOCAL;
+		return 0;
+	}
+	if (!strcmp(s, "interleave")) {
+		o->bind.kind = MEMBIND_INTERLEAVE;
+		return 0;
+	}
+	node = strtol(num, &end, 10);
+	if (!isdigit((unsigned char)*num) || *end)
+		return fail("--membind '%s': want local, interleave or a node number", s);
+	if (numa_available() < 0 ? node != 0
+				 : node > numa_max_node() ||
+					   !numa_bitmask_isbitset(numa_get_mems_allowed(), (unsigned)node))
+		return fail("--membind '%s': NUMA node %ld does not exist or is not allowed here", s,
+			    node);
+	o->bind.kind = MEMBIND_NODE;
+	o->bind.node = (int)node;
+	snprintf(o->membind_name, sizeof o->membind_name, "node:%ld", node);
+	return 0;
+}
+
+static int parse_pages(const char *s, struct run_opts *o)
+{
+	for (int p = PAGES_4K; p <= PAGES_HUGETLB; p++)
+		if (!strcmp(s, page_policy_name[p])) {
+			o->pages = (enum page_policy)p;
+			if (p == PAGES_HUGETLB && meminfo("HugePages_Total") == 0)
+				return fail("--pages hugetlb: no huge pages are reserved (HugePages_Total "
+					    "is 0; see /proc/sys/vm/nr_hugepages)");
+			return 0;
+		}
+	return fail("--pages '%s': want 4k, thp or hugetlb", s);
+}
+
+enum opt_id {
+	O_PRESET, O_KERNELS, O_CALL, O_WS, O_THREADS, O_PLACEMENT, O_MEMBIND, O_PAGES, O_FILL,
+	O_PREFILL, O_MISALIGN, O_REPETITIONS, O_MIN_TIME, O_CSV, O_JSON, O_MACHINE, O_SLOWDOWN,
+	O_COUNT
+};
+
+static const char *const opt_names[O_COUNT] = {
+	[O_PRESET] = "--preset", [O_KERNELS] = "--kernels", [O_CALL] = "--call", [O_WS] = "--ws",
+	[O_THREADS] = "--threads", [O_PLACEMENT] = "--placement", [O_MEMBIND] = "--membind",
+	[O_PAGES] = "--pages", [O_FILL] = "--fill", [O_PREFILL] = "--prefill",
+	[O_MISALIGN] = "--misalign", [O_REPETITIONS] = "--repetitions",
+	[O_MIN_TIME] = "--min-time", [O_CSV] = "--csv", [O_JSON] = "--json",
+	[O_MACHINE] = "--machine", [O_SLOWDOWN] = "--inject-slowdown",
+};
+
+/* Collect option values by id; the last one given wins. */
+static int collect(int argc, char **argv, const char **val)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+		int id;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			opts_usage(stdout);
+			return -1;
+		}
+		if (!strncmp(a, "--benchmark_out", 15) && strncmp(a, "--benchmark_out_format", 22))
+			return fail("%s: use --json FILE (storebench writes the JSON itself)", a);
+		if (!strncmp(a, "--benchmark_", 12) || !strncmp(a, "--v=", 4))
+			continue;
+		for (id = 0; id < O_COUNT; id++)
+			if (strlen(opt_names[id]) == nlen && !strncmp(a, opt_names[id], nlen))
+				break;
+		if (id == O_COUNT)
+			return fail("unknown option '%s' (see storebench run --help)", a);
+		if (eq) {
+			val[id] = eq + 1;
+		} else if (i + 1 < argc) {
+			val[id] = argv[++i];
+		} else {
+			return fail("%s needs a value", a);
+		}
+	}
+	return 0;
+}
+
+static bool parse_number(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (!*s || *end || !(v >= lo && v <= hi))
+		return false;
+	*out = v;
+	return true;
+}
+
+int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opts *o)
+{
+	const char *val[O_COUNT] = { 0 };
+	const struct preset *pr = NULL;
+	char threads[256], err[256];
+	double num;
+	int rc;
+
+	memset(o, 0, sizeof *o);
+	rc = collect(argc, argv, val);
+	if (rc)
+		return rc;
+	o->preset = val[O_PRESET] ? val[O_PRESET] : "quick";
+	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		if (!strcmp(presets[i].name, o->preset))
+			pr = &presets[i];
+	if (!pr)
+		return fail("--preset '%s': want quick, nightly or full", o->preset);
+	o->kernels_spec = val[O_KERNELS] ? val[O_KERNELS] : pr->kernels;
+	o->call_spec = val[O_CALL] ? val[O_CALL] : pr->call;
+	o->ws_spec = val[O_WS] ? val[O_WS] : pr->ws;
+	o->threads_spec = val[O_THREADS] ? val[O_THREADS] : pr->threads;
+	o->misalign_spec = val[O_MISALIGN] ? val[O_MISALIGN] : "0";
+	o->repetitions = pr->repetitions;
+	o->min_time = pr->min_time;
+	o->csv = val[O_CSV];
+	o->json = val[O_JSON];
+	o->machine = val[O_MACHINE];
+
+	o->fill = DEFAULT_FILL;
+	if (val[O_FILL] && !parse_byte(val[O_FILL], &o->fill))
+		return fail("--fill '%s': want a byte, 0..255 or 0x00..0xff", val[O_FILL]);
+	o->prefill = o->fill ^ 0xff;
+	if (val[O_PREFILL] && !parse_byte(val[O_PREFILL], &o->prefill))
+		return fail("--prefill '%s': want a byte, 0..255 or 0x00..0xff", val[O_PREFILL]);
+	if (o->prefill == o->fill)
+		return fail("--prefill %u equals --fill: verification could not see a missing store",
+			    o->fill);
+	if (val[O_REPETITIONS]) {
+		if (!parse_number(val[O_REPETITIONS], 1, 100000, &num) || num != (int)num)
+			return fail("--repetitions '%s': want a whole number >= 1", val[O_REPETITIONS]);
+		o->repetitions = (int)num;
+	}
+	if (val[O_MIN_TIME] && !parse_number(val[O_MIN_TIME], 1e-6, 3600, &o->min_time))
+		return fail("--min-time '%s': want seconds, e.g. 0.05", val[O_MIN_TIME]);
+	if (val[O_SLOWDOWN] && !parse_number(val[O_SLOWDOWN], 0, 1000, &o->slowdown_pct))
+		return fail("--inject-slowdown '%s': want a percentage, 0..1000", val[O_SLOWDOWN]);
+	if (o->machine && (!*o->machine || strchr(o->machine, '/')))
+		return fail("--machine '%s': want a plain folder name", o->machine);
+
+	if (!kernel_select(o->kernels_spec, cpu, o->fill, &o->sel))
+		return 2;
+	if (!parse_sizes("--call", o->call_spec, cpu, 1, &o->call) ||
+	    !parse_ws(o->ws_spec, cpu, o))
+		return 2;
+	if (!u64_list_parse(o->misalign_spec, false, 0, &o->misalign, err, sizeof err))
+		return fail("--misalign '%s': %s", o->misalign_spec, err);
+	for (size_t i = 0; i < o->misalign.n; i++)
+		if (o->misalign.v[i] > 63)
+			return fail("--misalign '%s': offsets are 0..63 from a 64-byte boundary",
+				    o->misalign_spec);
+
+	if (!placement_build(val[O_PLACEMENT] ? val[O_PLACEMENT] : "compact", &o->placement, err,
+			     sizeof err))
+		return fail("--placement '%s': %s", val[O_PLACEMENT], err);
+	replace_all(o->threads_spec, (unsigned)o->placement.ncpus, threads, sizeof threads);
+	if (!u64_list_parse(threads, false, 1, &o->threads, err, sizeof err))
+		return fail("--threads '%s': %s", o->threads_spec, err);
+	for (size_t i = 0; i < o->threads.n; i++)
+		if (o->threads.v[i] > o->placement.ncpus)
+			return fail("--threads '%s': %llu threads but only %zu CPUs are allowed here",
+				    o->threads_spec, o->threads.v[i], o->placement.ncpus);
+	if (parse_membind(val[O_MEMBIND] ? val[O_MEMBIND] : "local", o))
+		return 2;
+	if (val[O_PAGES] && parse_pages(val[O_PAGES], o))
+		return 2;
+	if (!val[O_PAGES])
+		o->pages = PAGES_4K;
+	o->cold_bytes = 4 * (cpu_llc_bytes(cpu) ? cpu_llc_bytes(cpu) : 64ull << 20);
+	return 0;
+}

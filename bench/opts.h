@@ -1,0 +1,55 @@
+/*
+ * opts.h — the options of `storebench run`, after presets and cache-relative sizes are resolved.
+ * Plain C.  Everything a sweep needs is decided here, before any file is created or byte
+ * allocated, so bad input can always exit 2 with nothing left behind.
+ */
+#ifndef STOREBENCH_OPTS_H
+#define STOREBENCH_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "buffer.h"
+#include "cpu.h"
+#include "placement.h"
+#include "plan.h"
+#include "select.h"
+#include "sizes.h"
+
+struct ws_item {
+	enum ws_mode mode;
+	unsigned long long bytes; /* WS_SEQ/WS_RANDOM only; cold derives its size from the LLC */
+};
+
+struct run_opts {
+	const char *preset;
+	const char *kernels_spec;
+	const char *call_spec, *ws_spec, *threads_spec, *misalign_spec;
+	struct selection sel;
+	struct u64_list call;        /* bytes per kernel call */
+	size_t nws;
+	struct ws_item *ws;
+	struct u64_list threads;
+	struct u64_list misalign;
+	struct placement placement;
+	struct membind bind;
+	char membind_name[32];
+	enum page_policy pages;
+	unsigned fill, prefill;
+	int repetitions;             /* 0: Google Benchmark decides (--benchmark_repetitions) */
+	double min_time;             /* seconds; 0: Google Benchmark decides */
+	double slowdown_pct;         /* --inject-slowdown */
+	const char *csv, *json, *machine;
+	unsigned long long cold_bytes; /* working set of "cold" */
+};
+
+/*
+ * Parse argv (the run subcommand's arguments; --benchmark_* flags are skipped, the shim takes
+ * them).  Returns 0 on success, 2 after one stderr line on bad input, -1 after printing help.
+ */
+int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opts *o);
+
+void opts_usage(FILE *out);
+
+#endif

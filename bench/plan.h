@@ -1,0 +1,79 @@
+/*
+ * plan.h — one thread's work in a timed batch, as a precomputed list of operations over its region.
+ * Plain C.  A write op is one kernel call, a read op one call of a load kernel, so store-only
+ * sweeps, hot/cold working sets and read/write mixes (interleaved or split) are all just plans;
+ * nothing is decided inside the timed loop.
+ */
+#ifndef STOREBENCH_PLAN_H
+#define STOREBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels.h"
+
+/* A load kernel for read chunks: returns a value derived from every line so loads cannot vanish. */
+typedef uint64_t (*load_fn)(const void *src, size_t n);
+
+enum op_kind { OP_WRITE, OP_READ };
+
+/* count calls of bytes each at offset, offset + stride, ... (offsets from the region start). */
+struct plan_op {
+	uint64_t offset;
+	uint64_t bytes;
+	uint64_t count;
+	uint64_t stride;
+	enum op_kind kind;
+};
+
+/* Working-set modes, the ws_mode column. */
+enum ws_mode { WS_CALL, WS_HOT, WS_COLD, WS_SEQ, WS_RANDOM };
+
+/*
+ * One pass = ops[] repeated groups times, each repetition shifted by group_stride; or, when
+ * offsets is set, one write call of call_bytes at each offsets[i] (random orders, whose offsets
+ * must be precomputed, not drawn inside the timed loop).  A batch is a whole number of passes, so
+ * every op has run at least once when the buffer is verified.
+ */
+struct plan {
+	struct plan_op *ops;
+	size_t nops;
+	uint64_t groups;
+	uint64_t group_stride;
+	uint64_t *offsets;
+	size_t noffsets;
+	uint64_t call_bytes;
+	uint64_t region_bytes; /* bytes from the region start that any op may touch */
+	uint64_t calls;        /* calls per pass, reads and writes */
+	uint64_t write_calls;  /* write calls per pass */
+	uint64_t write_bytes;  /* bytes written per pass */
+	uint64_t read_bytes;   /* bytes read per pass */
+};
+
+/* Cap on precomputed random offsets (8 bytes each): 32 MiB of table at most. */
+#define PLAN_MAX_OFFSETS (1u << 22)
+
+/*
+ * The store-only plan of a point: call bytes per call over a working set of ws bytes (WS_CALL and
+ * WS_HOT: ws = call, the same destination every call).  WS_COLD: random line-aligned offsets
+ * in ws bytes; WS_RANDOM: random call-aligned slots.  seed makes random plans reproducible and
+ * different per thread.  Returns false when out of memory.
+ */
+bool plan_store(struct plan *p, enum ws_mode mode, uint64_t call, uint64_t ws, uint64_t seed);
+
+void plan_free(struct plan *p);
+
+/* Run passes passes of p with base as the region start. */
+void plan_run(const struct plan *p, char *base, store_fn store, load_fn load, int fill,
+	      uint64_t passes);
+
+/*
+ * Check that every written byte equals fill and that read ranges and the guard bytes just
+ * outside the region still hold prefill.  Returns true when all hold; else the address of the
+ * first wrong byte goes to *bad.
+ */
+bool plan_verify(const struct plan *p, const char *base, unsigned char fill,
+		 unsigned char prefill, size_t guard, const char **bad);
+
+#endif

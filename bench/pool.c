@@ -1,0 +1,253 @@
+/*
+ * pool.c — pinned worker threads, generation-counter dispatch, start barrier, timed batches.
+ * Plain C, pthreads + Linux futex.  Timestamps are taken after the barrier by every thread
+ * itself; the makespan (earliest start to latest end) is the only time that leaves this file.
+ */
+#define _GNU_SOURCE
+#include "pool.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cycles.h"
+#include "tsc.h"
+
+/* How long an idle worker spins before sleeping: long enough to span Google Benchmark's
+ * bookkeeping between two batches, short enough that idle CPUs are really idle. */
+#define SPIN_NS 2000000ull
+
+/* Bytes checked on each side of the written range for stray stores. */
+#define VERIFY_GUARD 64
+
+static cpu_set_t saved_affinity;
+
+static void futex_wait(_Atomic unsigned *addr, unsigned val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic unsigned *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static void barrier(struct pool *p)
+{
+	unsigned round = atomic_load(&p->released);
+
+	if (atomic_fetch_add(&p->arrived, 1) + 1 == p->active) {
+		atomic_store(&p->arrived, 0);
+		atomic_fetch_add(&p->released, 1);
+		return;
+	}
+	while (atomic_load_explicit(&p->released, memory_order_acquire) == round)
+		_mm_pause();
+}
+
+static void batch(struct pool_thread *t)
+{
+	struct pool *p = t->pool;
+	uint64_t cy0 = 0;
+
+	barrier(p);
+	if (t->cycles_fd >= 0)
+		cy0 = cycles_read(t->cycles_fd);
+	t->t0_ns = mono_ns();
+	t->c0 = tsc_read();
+	plan_run(&t->plan, t->base, p->store, p->load, p->fill, p->passes);
+	if (p->slowdown > 0) {
+		/* diagnostic: a real, proportional loss of throughput inside the timed window */
+		uint64_t work = mono_ns() - t->t0_ns;
+		uint64_t until = t->t0_ns + work + (uint64_t)((double)work * p->slowdown);
+
+		while (mono_ns() < until)
+			_mm_pause();
+	}
+	t->c1 = tsc_read();
+	t->t1_ns = mono_ns();
+	t->cyc = t->cycles_fd >= 0 ? cycles_read(t->cycles_fd) - cy0 : 0;
+}
+
+/* Bytes from the region start that prefill and verify cover: misalignment + plan + guard. */
+static size_t span(const struct pool_thread *t)
+{
+	return (size_t)(t->base - t->buf.region) + t->plan.region_bytes + VERIFY_GUARD;
+}
+
+static void do_task(struct pool_thread *t)
+{
+	struct pool *p = t->pool;
+
+	switch (p->task) {
+	case TASK_ALLOC:
+		buffer_free(&t->buf);
+		t->ok = buffer_alloc(&t->buf, p->alloc_len, p->pages, p->bind, t->node, t->err,
+				     sizeof t->err);
+		break;
+	case TASK_PREFILL:
+		/* also the pre-fault: every page of the span is touched by its own thread */
+		memset(t->buf.region - VERIFY_GUARD, p->prefill, span(t) + VERIFY_GUARD);
+		break;
+	case TASK_BATCH:
+		batch(t);
+		break;
+	case TASK_VERIFY:
+		t->ok = plan_verify(&t->plan, t->base, (unsigned char)p->fill,
+				    (unsigned char)p->prefill, VERIFY_GUARD, &t->bad);
+		break;
+	default:
+		break;
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct pool_thread *t = arg;
+	struct pool *p = t->pool;
+	unsigned seen = 0;
+	char why[160];
+
+	if (t->cycles_fd == -2)
+		t->cycles_fd = cycles_open(why, sizeof why);
+	for (;;) {
+		uint64_t since = mono_ns();
+		unsigned g, spins = 0;
+
+		while ((g = atomic_load_explicit(&t->go, memory_order_acquire)) == seen) {
+			if (++spins % 4096 || mono_ns() - since < SPIN_NS) {
+				_mm_pause();
+				continue;
+			}
+			atomic_store(&t->sleeping, 1);
+			if (atomic_load(&t->go) == seen)
+				futex_wait(&t->go, seen);
+			atomic_store(&t->sleeping, 0);
+			since = mono_ns();
+		}
+		seen = g;
+		if (p->task == TASK_EXIT)
+			return NULL;
+		do_task(t);
+		atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
+	}
+}
+
+void pool_run(struct pool *p, enum pool_task task, unsigned active)
+{
+	unsigned wake = task == TASK_EXIT ? p->nthreads : active;
+
+	p->task = task;
+	p->active = active;
+	atomic_store(&p->done, 0);
+	p->gen++;
+	for (unsigned i = 1; i < wake; i++) {
+		atomic_store(&p->t[i].go, p->gen);
+		if (atomic_load(&p->t[i].sleeping))
+			futex_wake(&p->t[i].go);
+	}
+	if (task != TASK_EXIT)
+		do_task(&p->t[0]);
+	while (task != TASK_EXIT && atomic_load_explicit(&p->done, memory_order_acquire) + 1 < wake)
+		_mm_pause();
+}
+
+struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
+{
+	struct batch_time bt = { 0, 0, 0 };
+	uint64_t t0 = UINT64_MAX, t1 = 0, c0 = UINT64_MAX, c1 = 0;
+
+	p->passes = passes;
+	pool_run(p, TASK_BATCH, active);
+	for (unsigned i = 0; i < active; i++) {
+		const struct pool_thread *t = &p->t[i];
+
+		t0 = t->t0_ns < t0 ? t->t0_ns : t0;
+		t1 = t->t1_ns > t1 ? t->t1_ns : t1;
+		c0 = t->c0 < c0 ? t->c0 : c0;
+		c1 = t->c1 > c1 ? t->c1 : c1;
+		bt.cycles += t->cyc;
+	}
+	bt.ns = t1 - t0;
+	bt.ticks = c1 - c0;
+	return bt;
+}
+
+bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, bool count_cycles,
+		char *err, size_t errlen)
+{
+	cpu_set_t set;
+	char why[160];
+
+	memset(p, 0, sizeof *p);
+	p->t = aligned_alloc(64, n * sizeof *p->t);
+	if (!p->t) {
+		snprintf(err, errlen, "out of memory");
+		return false;
+	}
+	memset(p->t, 0, n * sizeof *p->t);
+	p->nthreads = n;
+	sched_getaffinity(0, sizeof saved_affinity, &saved_affinity);
+	for (unsigned i = 0; i < n; i++) {
+		struct pool_thread *t = &p->t[i];
+
+		t->index = i;
+		t->cpu = cpus[i];
+		t->node = nodes[i];
+		t->pool = p;
+		t->cycles_fd = -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpus[0], &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof set, &set)) {
+		snprintf(err, errlen, "cannot pin to CPU %d", cpus[0]);
+		return false;
+	}
+	if (count_cycles)
+		p->t[0].cycles_fd = cycles_open(why, sizeof why);
+	for (unsigned i = 1; i < n; i++) {
+		pthread_attr_t attr;
+		int rc;
+
+		/* counters are per thread: each worker opens its own, on its own CPU */
+		p->t[i].cycles_fd = p->t[0].cycles_fd >= 0 ? -2 : -1;
+		CPU_ZERO(&set);
+		CPU_SET(cpus[i], &set);
+		pthread_attr_init(&attr);
+		pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+		rc = pthread_create(&p->t[i].tid, &attr, worker, &p->t[i]);
+		pthread_attr_destroy(&attr);
+		if (rc) {
+			snprintf(err, errlen, "cannot start thread on CPU %d: %s", cpus[i], strerror(rc));
+			p->nthreads = i;
+			pool_stop(p);
+			return false;
+		}
+	}
+	return true;
+}
+
+void pool_stop(struct pool *p)
+{
+	if (!p->t)
+		return;
+	pool_run(p, TASK_EXIT, 0);
+	for (unsigned i = 1; i < p->nthreads; i++)
+		pthread_join(p->t[i].tid, NULL);
+	for (unsigned i = 0; i < p->nthreads; i++) {
+		buffer_free(&p->t[i].buf);
+		plan_free(&p->t[i].plan);
+		if (p->t[i].cycles_fd >= 0)
+			close(p->t[i].cycles_fd);
+	}
+	free(p->t);
+	p->t = NULL;
+	sched_setaffinity(0, sizeof saved_affinity, &saved_affinity);
+}

@@ -1,0 +1,81 @@
+/*
+ * pool.h — the persistent pool of pinned threads that runs timed batches.
+ * Plain C, pthreads + Linux futex.  Thread 0 is the caller (Google Benchmark's thread), pinned
+ * like the others, so a one-thread point has no hand-off at all and an n-thread point uses
+ * exactly n CPUs.  Idle workers sleep; active ones spin between batches so a start costs no wake-up.
+ */
+#ifndef STOREBENCH_POOL_H
+#define STOREBENCH_POOL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "buffer.h"
+#include "plan.h"
+
+enum pool_task { TASK_NONE, TASK_ALLOC, TASK_PREFILL, TASK_BATCH, TASK_VERIFY, TASK_EXIT };
+
+/* One thread's state; aligned so threads never share a cache line. */
+struct pool_thread {
+	_Alignas(64) _Atomic unsigned go; /* generation this thread was told to run */
+	_Atomic int sleeping;             /* waiting on go with futex */
+	unsigned index;
+	int cpu, node;
+	int cycles_fd;          /* -1 when cycles cannot be counted */
+	struct buffer buf;
+	struct plan plan;       /* this thread's work for the current point */
+	int plan_mode;          /* the shape plan was built for, so it is rebuilt only on change */
+	uint64_t plan_call, plan_ws;
+	char *base;             /* plan's region start: buf.region + misalign */
+	/* results of the last task */
+	uint64_t t0_ns, t1_ns;  /* batch start and end, CLOCK_MONOTONIC_RAW */
+	uint64_t c0, c1;        /* the same instants in TSC ticks */
+	uint64_t cyc;           /* core cycles in the batch (user space) */
+	bool ok;                /* last ALLOC/VERIFY succeeded */
+	const char *bad;        /* VERIFY: first wrong byte */
+	char err[200];          /* ALLOC: why it failed */
+	struct pool *pool;
+	pthread_t tid;
+};
+
+struct pool {
+	unsigned nthreads;        /* threads started (the largest thread count of the run) */
+	struct pool_thread *t;
+	unsigned gen;             /* last generation dispatched */
+	/* the current task, read-only while it runs */
+	enum pool_task task;
+	unsigned active;          /* threads [0, active) take part */
+	uint64_t passes;          /* BATCH: plan passes per thread */
+	store_fn store;
+	load_fn load;
+	int fill, prefill;
+	size_t alloc_len;         /* ALLOC: usable bytes per thread */
+	enum page_policy pages;
+	struct membind bind;
+	double slowdown;          /* BATCH: extra busy time as a fraction of the work time */
+	_Alignas(64) _Atomic unsigned arrived; /* start barrier */
+	_Alignas(64) _Atomic unsigned released;
+	_Alignas(64) _Atomic unsigned done;
+};
+
+/* What one timed batch measured. */
+struct batch_time {
+	uint64_t ns;       /* makespan: first start to last end */
+	uint64_t ticks;    /* the same in TSC ticks */
+	uint64_t cycles;   /* core cycles summed over threads, 0 when not counted */
+};
+
+/* Start n threads on cpus[] (thread 0 = the caller); open cycle counters when count_cycles. */
+bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, bool count_cycles,
+		char *err, size_t errlen);
+void pool_stop(struct pool *p);
+
+/* Run the task set up in p on threads [0, active) and wait for all of them. */
+void pool_run(struct pool *p, enum pool_task task, unsigned active);
+
+/* One timed batch of passes passes on threads [0, active). */
+struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * progress.h — one progress line per point on stderr: point i of N, elapsed, ETA.
+ * Plain C.  The ETA weighs points by the bytes they prefill and verify, since a 1 GiB point
+ * costs far more than a 4 KiB one at the same minimum time.
+ */
+#ifndef STOREBENCH_PROGRESS_H
+#define STOREBENCH_PROGRESS_H
+
+#include <stddef.h>
+
+void progress_start(double total_weight, size_t npoints);
+
+/* Announce point i (0-based) of weight w about to run. */
+void progress_point(size_t i, const char *name, double w);
+
+/* Seconds since progress_start. */
+double progress_elapsed(void);
+
+#endif

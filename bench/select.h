@@ -1,0 +1,28 @@
+/*
+ * select.h — which kernels a run measures: names, globs and families from --kernels.
+ * Plain C.  Exact names are promises (an unrunnable one is an error); globs are wishes (an
+ * unrunnable match is skipped with a note), so `avx512_*` works on every CPU.
+ */
+#ifndef STOREBENCH_SELECT_H
+#define STOREBENCH_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpu.h"
+
+struct selection {
+	size_t n;                       /* kernels selected, in kernels.def order */
+	const struct kernel **k;        /* kernel_count entries allocated */
+	char skipped[1024];             /* "name (reason); ..." for the CSV metadata */
+};
+
+/*
+ * Fill sel from spec ("memset,avx2_*", "avx2" = family "avx2_*", "all" or "*").  fill is the byte
+ * the run stores: FILL_ZERO kernels only qualify for 0.  On bad input prints one line to stderr
+ * and returns false.
+ */
+bool kernel_select(const char *spec, const struct cpu_info *cpu, unsigned fill,
+		   struct selection *sel);
+
+#endif
