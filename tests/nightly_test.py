@@ -9,6 +9,9 @@ usage  bad options, a missing binary, a too-small budget, bad storebench argumen
 gate   three real runs of a tiny sweep (>= 9 repetitions): the first has no baseline (0), the
        second is gated against it (0), the third with --inject-slowdown is flagged (1); then the
        summary, gate.json, trend plot and a compare-cpus table over two of the runs.
+       When another job shares the CPUs, most points come out noisy (cv > 5%) and the gate,
+       rightly, flags nothing; the scenario is then tried again, and after three busy attempts
+       the test reports itself skipped (77), never passed.
 """
 
 import json
@@ -25,9 +28,8 @@ NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 SWEEP = ["--kernels", "memset,rep_stosb,sse2_t_u4", "--call", "16KiB,256KiB", "--threads", "1",
          "--min-time", "0.005"]
 # The test machine is shared and small: a 15% threshold and a 40% injected slowdown keep the
-# verdicts about the gate, not about a neighbour's compile job.  cv-max is raised so a noisy
-# repetition cannot turn the injected slowdown into "noisy" either.
-GATE = ["--threshold", "15", "--cv-max", "50", "--budget", "5m"]
+# verdicts about the gate, not about a neighbour's compile job (whose noise shows as cv > 5%).
+GATE = ["--threshold", "15", "--budget", "5m"]
 FAILS = []
 
 
@@ -82,7 +84,29 @@ def run_dir_of(r):
     return out[-1] if out else ""
 
 
+class Busy(Exception):
+    """Most points noisy: the machine is shared right now, the gate cannot be shown either way."""
+
+
+def mostly_noisy(g):
+    pts = g.get("points", [])
+    return pts and sum(p["status"] == "noisy" for p in pts) * 2 > len(pts)
+
+
 def gate(tmp):
+    for attempt in range(3):
+        FAILS.clear()
+        try:
+            return gate_once(os.path.join(tmp, str(attempt)))
+        except Busy as e:
+            print(f"attempt {attempt + 1}: {e}")
+    print("SKIP: the machine was busy in three attempts (most points had cv > 5%)")
+    shutil.rmtree(tmp)
+    sys.exit(77)
+
+
+def gate_once(tmp):
+    os.makedirs(tmp)
     common = ["--machine-id", "gate-test", *GATE, "--"] + SWEEP
     first = nightly(tmp, *common)
     if not check(first.returncode == 0, f"first run: exit 0, got {first.returncode}: {first.stderr[-800:]}"):
@@ -100,6 +124,8 @@ def gate(tmp):
     g2 = load_gate(d2) if os.path.isfile(os.path.join(d2, "gate.json")) else {}
     check(g2.get("baseline") == os.path.join(d1, "nightly.json"),
           "second run's baseline is the first run")
+    if mostly_noisy(g2):
+        raise Busy("two normal runs: most points noisy")
     pts = g2.get("points", [])
     check(len(pts) == 6, f"second run compared all 6 points (got {len(pts)})")
     check(all(p["p"] is not None and p["reps"] >= 9 for p in pts),
@@ -111,6 +137,8 @@ def gate(tmp):
     check(slow.returncode == 1, f"--inject-slowdown 40: exit 1, got {slow.returncode}: "
           f"{slow.stderr[-800:]}")
     g3 = load_gate(d3) if os.path.isfile(os.path.join(d3, "gate.json")) else {}
+    if slow.returncode == 0 and mostly_noisy(g3):
+        raise Busy("slowed run: most points noisy")
     regs = [p for p in g3.get("points", []) if p["status"] == "regression"]
     check(len(regs) >= 1, "the slowed run has regressed points")
     check(all(p["ratio"] < 0.85 and p["p"] < 0.05 for p in regs),
@@ -131,6 +159,8 @@ def gate(tmp):
     check(pinned.returncode == 0, f"a normal run against a slowed baseline: exit 0 "
           f"(improvements only), got {pinned.returncode}")
     g4 = load_gate(run_dir_of(pinned)) if pinned.returncode == 0 else {}
+    if mostly_noisy(g4):
+        raise Busy("normal run against the slowed baseline: most points noisy")
     check(any(p["status"] == "improvement" for p in g4.get("points", [])),
           "a normal run against the slowed baseline shows improvements")
 

@@ -8,19 +8,18 @@ A point is a regression only when all of these hold:
   * the median GB/s is worse than the baseline's by more than the threshold;
   * neither run's cv of the repetitions exceeds cv_max (otherwise the point is "noisy").
 Improvements are the mirror image.  The ratio is simple arithmetic on compare.py's median
-aggregates: both runs time the same work per batch (checked), so GB/s ratio = old time / new time.
+aggregates of time per byte: GB/s ratio = old time / new time.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 
 COMPARE_PY_DEFAULT = "/usr/share/benchmark/compare.py"
 # compare.py's own constant (gbench/report.py UTEST_OPTIMAL_REPETITIONS): fewer is not gated.
 MIN_REPETITIONS = 9
-# Work per batch may differ by rounding in GB's own rate arithmetic, never by more than this.
-WORK_TOLERANCE = 0.01
 
 
 class SetupError(Exception):
@@ -50,18 +49,62 @@ def find_scipy_python():
                      "(Debian: apt install python3-scipy; or set STOREBENCH_PYTHON)")
 
 
+# Google Benchmark appends per-benchmark settings to the name; they change how long a point is
+# sampled, not what one batch measures, so points match across runs without them.
+_SETTINGS = re.compile(r"/(?:min_time:[^/]+|repeats:\d+)(?=/|$)")
+# Aggregates whose time cannot be restated per byte from the entry alone; compare.py's U-test and
+# the gate use the repetitions, the median and the cv only.
+_DROPPED_AGGREGATES = ("mean", "stddev", "min", "max")
+NS_PER_MB = "ns per MB (1e6 bytes moved)"
+
+
+def _matchable(src, dst):
+    """A copy of src for compare.py: names without the sampling settings, and every repetition's
+    time restated as ns per MB moved (1e6 / its GB/s).  storebench sizes a batch at run time, so
+    two runs may time different batches; per byte they compare.  A monotone change of units: the
+    U-test's ranks and p-value are the same as on GB/s."""
+    doc = load_gbench(src)
+    kept = []
+    for b in doc["benchmarks"]:
+        for key in ("name", "run_name"):
+            if key in b:
+                b[key] = _SETTINGS.sub("", b[key])
+        agg = b.get("aggregate_name") if b.get("run_type") == "aggregate" else None
+        if agg in _DROPPED_AGGREGATES:
+            continue
+        bps = _bytes_per_second(b)
+        if agg != "cv" and bps:
+            cpu_share = b["cpu_time"] / b["real_time"] if b.get("real_time") else 1.0
+            b["real_time"] = 1e15 / bps
+            b["cpu_time"] = b["real_time"] * cpu_share
+            b["time_unit"] = "ns"
+        kept.append(b)
+    doc["benchmarks"] = kept
+    with open(dst, "w") as f:
+        json.dump(doc, f)
+    return doc
+
+
 def run_compare(base_json, new_json, alpha, table_out, diff_out, compare_py=None):
-    """Run compare.py; keep its human table in table_out and its JSON dump in diff_out."""
+    """Run compare.py; keep its human table in table_out and its JSON dump in diff_out.
+    Returns (diff, base_doc, new_doc), the documents with names as compare.py saw them."""
+    tmp = os.path.dirname(os.path.abspath(diff_out))
+    base_m, new_m = os.path.join(tmp, ".baseline.json"), os.path.join(tmp, ".contender.json")
+    base_doc, new_doc = _matchable(base_json, base_m), _matchable(new_json, new_m)
     cmd = [find_scipy_python(), find_compare_py(compare_py), "-a", "--no-color",
-           "--alpha", repr(alpha), "-d", diff_out, "benchmarks", base_json, new_json]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+           "--alpha", repr(alpha), "-d", diff_out, "benchmarks", base_m, new_m]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    finally:
+        os.unlink(base_m)
+        os.unlink(new_m)
     if r.returncode != 0 or not os.path.isfile(diff_out):
         err = (r.stderr.strip().splitlines() or ["no output"])[-1]
         raise SetupError(f"compare.py failed on {base_json} vs {new_json}: {err}")
     with open(table_out, "w") as f:
         f.write(r.stdout)
     with open(diff_out) as f:
-        return json.load(f)
+        return json.load(f), base_doc, new_doc
 
 
 def load_gbench(path):
@@ -76,8 +119,9 @@ def load_gbench(path):
 
 
 def point_name(run_name):
-    """GB appends /manual_time to manual-time runs; the point is the part before it."""
-    return run_name[:-len("/manual_time")] if run_name.endswith("/manual_time") else run_name
+    """The point, <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>, without GB's own suffixes."""
+    name = _SETTINGS.sub("", run_name)
+    return name[:-len("/manual_time")] if name.endswith("/manual_time") else name
 
 
 def _medians(doc):
@@ -96,11 +140,11 @@ def _iteration_names(doc):
             if b.get("run_type", "iteration") == "iteration"}
 
 
-def _work_per_batch(median):
-    """bytes per timed batch = rate x time of the same (median) repetition."""
-    scale = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}[median.get("time_unit", "ns")]
-    bps = median.get("bytes_per_second")
-    return bps * median["real_time"] * scale if bps else None
+def _bytes_per_second(entry):
+    """storebench's GB/s counter (1e9 bytes/s), or Google Benchmark's own bytes_per_second."""
+    if entry.get("GB/s"):
+        return entry["GB/s"] * 1e9
+    return entry.get("bytes_per_second")
 
 
 def classify(diff, base_doc, new_doc, alpha, threshold, cv_max):
@@ -132,14 +176,9 @@ def classify(diff, base_doc, new_doc, alpha, threshold, cv_max):
             p["ratio"] = med["real_time"] / med["real_time_other"]
         bm, nm = base_med.get(run), new_med.get(run)
         if bm and nm:
-            p["gbps_base"] = (bm.get("bytes_per_second") or 0) / 1e9 or None
-            p["gbps_new"] = (nm.get("bytes_per_second") or 0) / 1e9 or None
-            wb, wn = _work_per_batch(bm), _work_per_batch(nm)
-            if wb and wn and abs(wb / wn - 1) > WORK_TOLERANCE:
-                p["status"], p["why"] = "incomparable", \
-                    f"work per batch differs ({wb:.0f} vs {wn:.0f} bytes)"
-        if p["status"] == "unchanged":
-            _decide(p, alpha, threshold, cv_max)
+            p["gbps_base"] = (_bytes_per_second(bm) or 0) / 1e9 or None
+            p["gbps_new"] = (_bytes_per_second(nm) or 0) / 1e9 or None
+        _decide(p, alpha, threshold, cv_max)
         points.append(p)
     names_b, names_n = _iteration_names(base_doc), _iteration_names(new_doc)
     only_base = sorted(point_name(n) for n in names_b - names_n)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import nightly_gate as gate
 import storebench_csv
 
 # Metadata shown in the summary's heading table; the full list follows in a folded table.
@@ -14,7 +15,7 @@ HEADLINE_KEYS = ("host", "cpu_brand", "cpu_codename", "cpu_family", "cpu_model",
                  "cpu_microcode", "online_cpus", "numa_nodes", "kernel", "glibc_version",
                  "thp_enabled", "compiler", "git_sha", "benchmark_version")
 SECTIONS = (("regression", "Regressions"), ("improvement", "Improvements"),
-            ("noisy", "Noisy points (not gated)"), ("incomparable", "Not comparable"),
+            ("noisy", "Noisy points (not gated)"),
             ("untested", "Not tested (too few repetitions)"))
 
 
@@ -91,15 +92,16 @@ def write(path, res, csv_path, plots, trend):
           "- gate: regression = compare.py U-test p < %g **and** median GB/s more than %g%% "
           "below the baseline, with cv ≤ %g%% in both runs (else noisy)"
           % (res["alpha"], 100 * res["threshold"], 100 * res["cv_max"]),
-          "- ratio = GB/s of this run / GB/s of the baseline (from the median batch times; "
-          "< 1 is slower); p = compare.py's two-sided Mann-Whitney p over the repetitions; "
-          "cv over the repetitions",
+          "- ratio = median GB/s of this run / median GB/s of the baseline (< 1 is slower); "
+          "p = compare.py's two-sided Mann-Whitney p over the repetitions; cv of the "
+          "repetitions' batch times",
           "- budget %d s, wall %.0f s; %s%s" % (
               res["budget_s"], res["wall_s"], res["shape"],
               "; **stopped at the budget** (later points missing)" if res["budget_stop"] else ""),
           "- storebench run arguments: `%s`" % " ".join(res["storebench_args"]),
           "- files: [nightly.csv](nightly.csv), [nightly.json](nightly.json)%s, run.log"
-          % (", [compare.txt](compare.txt) (compare.py's table)" if res["baseline"] else ""),
+          % (", [compare.txt](compare.txt) (compare.py's table; its times are %s)" % gate.NS_PER_MB
+             if res["baseline"] else ""),
           ""]
     for status, title in SECTIONS:
         sel = [p for p in pts if p["status"] == status]
