@@ -17,7 +17,12 @@ import re
 import sys
 
 __all__ = ["CsvError", "Run", "load", "fail", "num", "fmt_bytes", "parse_bytes", "geomean",
-           "size_class"]
+           "size_class", "DIMS"]
+
+# The columns that say which point a row is (with the kernel).  Some follow others (chunk_bytes is
+# the call size when nothing is read), so only one that varies at a fixed rest is an axis of its own.
+DIMS = ("ws_mode", "threads", "rw_ratio", "rw_mode", "rw_layout", "chunk_bytes", "placement", "membind",
+        "pages", "misalign_bytes", "fill_byte", "call_bytes", "ws_bytes")
 
 
 class CsvError(Exception):
@@ -143,6 +148,23 @@ class Run:
         dropped = len(self.rows) - len(keep)
         self.rows = keep
         return dropped
+
+    def axes(self, candidates, rows=None):
+        """Those of candidates that vary on their own in rows: two rows equal in the kernel and
+        every other DIMS column but different in this one.  Derived columns do not count."""
+        rows = self.rows if rows is None else rows
+        out = []
+        for c in candidates:
+            if c not in self.columns:
+                continue
+            rest = [d for d in ("kernel",) + DIMS if d != c and d in self.columns]
+            seen = {}
+            for r in rows:
+                v = seen.setdefault(tuple(r[d] for d in rest), r[c])
+                if v != r[c]:
+                    out.append(c)
+                    break
+        return out
 
     def distinct(self, column, rows=None):
         """Distinct values of a column in file order."""
