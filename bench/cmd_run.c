@@ -220,13 +220,20 @@ int cmd_run(int argc, char **argv)
 		weight += 1 + (double)pts[i].ws * pts[i].threads / (32 << 20);
 	}
 
+	if (has_flag(argc, argv, "--benchmark_list_tests")) {
+		for (size_t i = 0; i < npts; i++)
+			puts(pts[i].name);
+		return 0;
+	}
+	/* from here on a signal must leave complete files, so the handlers precede the files */
+	signals_install();
+	if (!outfiles_create(&of, o.csv, o.json, o.machine, &cpu, now))
+		return 2;
 	if (!cpu.invariant_tsc)
 		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
 				"empty\n");
 	tsc_hz = tsc_calibrate();
 	probe_cycles(cycles_note, sizeof cycles_note, &env.cycles);
-	if (!outfiles_create(&of, o.csv, o.json, o.machine, &cpu, now))
-		return 2;
 	meta = run_metadata(argc, argv, &cpu, &o, &of, now, tsc_hz, cycles_note);
 	if (!meta || !gbs_open(of.json_path, name_width)) {
 		fprintf(stderr, "storebench run: cannot start the reporters\n");
@@ -247,7 +254,6 @@ int cmd_run(int argc, char **argv)
 	env.pool = &pool;
 	env.o = &o;
 	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
-	signals_install();
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv_path);
 	progress_start(weight, npts);
 	for (size_t i = 0; i < npts && !signals_pending(); i++) {

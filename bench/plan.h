@@ -12,9 +12,7 @@
 #include <stdint.h>
 
 #include "kernels.h"
-
-/* A load kernel for read chunks: returns a value derived from every line so loads cannot vanish. */
-typedef uint64_t (*load_fn)(const void *src, size_t n);
+#include "load.h"
 
 enum op_kind { OP_WRITE, OP_READ };
 

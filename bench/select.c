@@ -38,19 +38,24 @@ static size_t edit_distance(const char *a, const char *b)
 	return d;
 }
 
+/* The few closest names (edit distance, substrings count as close), at most 4, best first. */
 static void unknown_kernel(const char *item)
 {
 	char hint[256] = "";
-	size_t used = 0;
+	size_t used = 0, shown = 0, limit = 2 + strlen(item) / 4;
 
-	for (size_t i = 0; i < kernel_count && used < sizeof hint; i++) {
-		const char *name = kernel_table[i].name;
+	for (size_t d = 0; d <= limit && shown < 4; d++)
+		for (size_t i = 0; i < kernel_count && shown < 4; i++) {
+			const char *name = kernel_table[i].name;
+			size_t dist = strstr(name, item) ? 1 : edit_distance(item, name);
 
-		if (edit_distance(item, name) <= 2 + strlen(item) / 6 || strstr(name, item))
-			used += snprintf(hint + used, sizeof hint - used, "%s%s", used ? ", " : "", name);
-	}
-	if (used)
-		fprintf(stderr, "storebench run: unknown kernel '%s' (did you mean: %s?)\n", item, hint);
+			if (dist != d)
+				continue;
+			used += (size_t)snprintf(hint + used, sizeof hint - used, "%s%s",
+						 shown++ ? ", " : "", name);
+		}
+	if (shown)
+		fprintf(stderr, "storebench run: unknown kernel '%s' (did you mean %s?)\n", item, hint);
 	else
 		fprintf(stderr, "storebench run: unknown kernel '%s' (see 'storebench list')\n", item);
 }

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+# run_test.py — `storebench run` end to end: bad input exits 2 with one line and no file; a tiny
+# real sweep writes complete, verified rows and valid JSON; SIGINT mid-sweep leaves complete files.
+# Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(args, cwd, **kw):
+    return subprocess.run([SB, "run"] + args, cwd=cwd, capture_output=True, text=True, **kw)
+
+
+def kernels():
+    """name -> True when this CPU can run it, from `storebench list --tsv`."""
+    out = subprocess.run([SB, "list", "--tsv"], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    head = lines[0].split("\t")
+    avail = {}
+    for line in lines[1:]:
+        cells = dict(zip(head, line.split("\t")))
+        name = cells.get("name") or cells.get("kernel")
+        flag = cells.get("available", cells.get("runs_here", ""))
+        avail[name] = flag.lower() in ("yes", "1", "true")
+    return avail
+
+
+def read_csv(path):
+    meta, rows = {}, []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# "):
+                k, _, v = line[2:].partition("=")
+                meta[k] = v
+            elif line:
+                rows.append(line.split(","))
+    return meta, rows
+
+
+def vector_kernel(avail):
+    for k in ("avx2_t_u4", "sse2_t_u4", "scalar_t_u4"):
+        if avail.get(k):
+            return k
+    return "rep_stosb"
+
+
+def errors():
+    avail = kernels()
+    with open("/proc/meminfo") as f:
+        huge = int(re.search(r"HugePages_Total:\s+(\d+)", f.read()).group(1))
+    cases = [
+        (["--call", "0"], "zero size"),
+        (["--call", "-4"], "negative size"),
+        (["--call", "4XB"], "unparsable size"),
+        (["--call", "64..32"], "reversed range"),
+        (["--ws", "0"], "zero working set"),
+        (["--call", "64TiB"], "buffers beyond MemAvailable"),
+        (["--threads", "100000"], "more threads than allowed CPUs"),
+        (["--threads", "0"], "zero threads"),
+        (["--kernels", "avx2_t_u5"], "unknown kernel"),
+        (["--kernels", "zz*"], "glob matching nothing"),
+        (["--membind", "63"], "absent NUMA node"),
+        (["--fill", "256"], "fill out of range"),
+        (["--misalign", "64"], "misalignment out of range"),
+        (["--preset", "bogus"], "unknown preset"),
+        (["--bogus"], "unknown option"),
+        (["--benchmark_out=x.json"], "benchmark_out refused"),
+        (["--csv", "/nonexistent/dir/x.csv"], "unwritable output path"),
+    ]
+    if not huge:
+        cases.append((["--pages", "hugetlb"], "hugetlb with none reserved"))
+    unrunnable = [k for k, ok in avail.items() if not ok]
+    if unrunnable:
+        cases.append((["--kernels", unrunnable[0]], "exactly named kernel the CPU cannot run"))
+    if avail.get("clzero"):
+        cases.append((["--kernels", "clzero"], "zero-only kernel with a non-zero fill"))
+    for args, what in cases:
+        with tempfile.TemporaryDirectory() as d:
+            if "--kernels" not in args:
+                args = args + ["--kernels", "memset"]
+            r = run(args, d)
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2, f"{what}: exit {r.returncode}, want 2 ({r.stderr.strip()})")
+            check(len(lines) == 1, f"{what}: want one stderr line, got {lines}")
+            check(os.listdir(d) == [], f"{what}: left files behind: {os.listdir(d)}")
+            if what == "unknown kernel":
+                check("did you mean avx2_t_u" in r.stderr and "avx2_t_u4" in r.stderr,
+                      f"unknown kernel: no close-name suggestion in {r.stderr.strip()}")
+            print(f"ok: {what}: {r.stderr.strip()}")
+    # existing files are never overwritten, and the other file is not left behind
+    with tempfile.TemporaryDirectory() as d:
+        old, new_csv, new_json = (os.path.join(d, n) for n in ("old", "new.csv", "new.json"))
+        with open(old, "w") as f:
+            f.write("keep\n")
+        for args, what in ((["--csv", old, "--json", new_json], "existing CSV"),
+                           (["--csv", new_csv, "--json", old], "existing JSON")):
+            r = run(["--kernels", "memset", "--call", "64"] + args, d)
+            check(r.returncode == 2, f"{what}: exit {r.returncode}")
+            check(len(r.stderr.strip().splitlines()) == 1, f"{what}: {r.stderr}")
+            check(open(old).read() == "keep\n", f"{what}: the existing file was modified")
+            check(sorted(os.listdir(d)) == ["old"], f"{what}: left {os.listdir(d)}")
+            print(f"ok: {what}: {r.stderr.strip()}")
+
+
+def sweep():
+    avail = kernels()
+    vk = vector_kernel(avail)
+    with tempfile.TemporaryDirectory() as d:
+        args = ["--kernels", f"memset,{vk}", "--call", "4KiB,64KiB", "--threads", "1,all",
+                "--min-time", "0.002", "--repetitions", "2"]
+        r = run(args, d)
+        check(r.returncode == 0, f"sweep exit {r.returncode}: {r.stderr[-2000:]}")
+        folders = os.listdir(os.path.join(d, "results"))
+        check(len(folders) == 1, f"one machine folder, got {folders}")
+        files = sorted(os.listdir(os.path.join(d, "results", folders[0])))
+        check(len(files) == 2 and files[0].endswith(".csv") and files[1].endswith(".json"),
+              f"CSV + JSON beside it, got {files}")
+        csv = os.path.join(d, "results", folders[0], files[0])
+        meta, rows = read_csv(csv)
+        for key in ("storebench_version", "git_sha", "utc_time", "command_line", "host",
+                    "cpu_codename", "cpu_microcode", "kernel", "glibc_version", "thp_enabled",
+                    "compiler", "benchmark_version", "tsc_hz", "cycles", "preset", "threads"):
+            check(key in meta, f"metadata key {key} missing")
+        check(float(meta.get("tsc_hz", 0)) > 1e8, f"tsc_hz {meta.get('tsc_hz')}")
+        check(rows and rows[0] == COLUMNS, "header differs from csv_columns.def")
+        data = [dict(zip(COLUMNS, r)) for r in rows[1:]]
+        nthreads = len(set(x["threads"] for x in data))
+        check(len(data) == 2 * 2 * nthreads, f"{len(data)} rows, want {4 * nthreads}")
+        for r, x in zip(rows[1:], data):
+            check(len(r) == len(COLUMNS), f"row has {len(r)} fields: {r}")
+            check(x["verified"] == "ok", f"row not verified: {r}")
+            check(float(x["gbps_median"]) > 0 and int(x["write_bytes"]) > 0, f"empty rate: {r}")
+            check(x["repetitions"] == "2", f"repetitions {x['repetitions']}")
+            check(int(x["write_bytes"]) == int(x["call_bytes"]) * int(x["calls_per_batch"]) *
+                  int(x["threads"]), f"write_bytes accounting: {r}")
+        doc = json.load(open(os.path.join(d, "results", folders[0], files[1])))
+        names = {b["run_name"] for b in doc["benchmarks"]}
+        check(len(names) == len(data), f"{len(names)} JSON benchmarks for {len(data)} rows")
+        check(doc["context"].get("git_sha") == meta.get("git_sha"), "JSON context lacks the metadata")
+        # the other plans: hot, cold, seq and random working sets, misaligned, all verified
+        r = run(["--kernels", vk, "--call", "64,4KiB", "--ws", "hot,cold,seq:256KiB,random:256KiB",
+                 "--misalign", "0,7", "--threads", "1", "--min-time", "0.002",
+                 "--repetitions", "1", "--csv", "ws.csv"], d)
+        check(r.returncode == 0, f"working-set sweep exit {r.returncode}: {r.stderr[-2000:]}")
+        meta, rows = read_csv(os.path.join(d, "ws.csv"))
+        data = [dict(zip(COLUMNS, r)) for r in rows[1:]]
+        check(len(data) == 2 * 4 * 2, f"working-set sweep: {len(data)} rows, want 16")
+        check(all(x["verified"] == "ok" for x in data), "working-set sweep: unverified rows")
+        check({x["ws_mode"] for x in data} == {"hot", "cold", "seq", "random"}, "ws modes")
+        check(all(int(x["ws_bytes"]) >= 4 * int(meta["cache_l3_bytes"] if "cache_l3_bytes" in meta
+                  else 0) for x in data if x["ws_mode"] == "cold"), "cold working set < 4 x LLC")
+        try:
+            import scipy  # noqa: F401  compare.py needs it
+            cmp = subprocess.run([sys.executable, "/usr/share/benchmark/compare.py", "benchmarks",
+                                  os.path.join(d, "results", folders[0], files[1]),
+                                  os.path.join(d, "results", folders[0], files[1])],
+                                 capture_output=True, text=True)
+            check(cmp.returncode == 0, f"compare.py rejected the JSON: {cmp.stderr[-500:]}")
+        except ImportError:
+            print("note: scipy missing, compare.py not exercised")
+
+
+def sigint():
+    with tempfile.TemporaryDirectory() as d:
+        csv = os.path.join(d, "s.csv")
+        p = subprocess.Popen([SB, "run", "--kernels", "memset,rep_stosb", "--call", "4KiB..16MiB",
+                              "--threads", "1", "--min-time", "0.05", "--repetitions", "3",
+                              "--csv", csv], cwd=d, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if os.path.exists(csv) and sum(1 for l in open(csv) if l.startswith("memset") or
+                                           l.startswith("rep_stosb")) >= 2:
+                break
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        err = p.communicate(timeout=120)[1]
+        check(p.returncode == 130, f"SIGINT exit {p.returncode}, want 130")
+        meta, rows = read_csv(csv)
+        data = rows[1:]
+        check(rows and rows[0] == COLUMNS, "header after SIGINT")
+        check(2 <= len(data) < 2 * 13, f"{len(data)} rows after SIGINT: not stopped mid-sweep?")
+        for r in data:
+            check(len(r) == len(COLUMNS) and r[-1] == "ok", f"incomplete row after SIGINT: {r}")
+        doc = json.load(open(os.path.join(d, "s.json")))
+        names = {b["run_name"] for b in doc["benchmarks"]}
+        check(len(names) == len(data), f"JSON has {len(names)} points, CSV {len(data)}")
+        print(f"ok: SIGINT after {len(data)} rows: {err.strip().splitlines()[-1]}")
+
+
+{"errors": errors, "sweep": sweep, "sigint": sigint}[PART]()
+sys.exit(1 if failures else 0)

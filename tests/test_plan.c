@@ -1,0 +1,122 @@
+/*
+ * test_plan.c — the runner's per-thread plans: byte accounting of every working-set mode, and that
+ * verification catches a kernel that stores too little, too much, or nothing.
+ * Plain C, no ISA flags; the "kernels" here are deliberately wrong stand-ins built on memset.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define GUARD 64
+static int failures;
+
+#define CHECK(cond, ...)                                 \
+	do {                                             \
+		if (!(cond)) {                           \
+			failures++;                      \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__);             \
+			putchar('\n');                   \
+		}                                        \
+	} while (0)
+
+static void *good(void *d, int c, size_t n)
+{
+	return memset(d, c, n);
+}
+
+static void *short_by_one(void *d, int c, size_t n)
+{
+	return memset(d, c, n ? n - 1 : 0);
+}
+
+static void *one_past(void *d, int c, size_t n)
+{
+	return memset(d, c, n + 1);
+}
+
+static void *nothing(void *d, int c, size_t n)
+{
+	(void)c;
+	(void)n;
+	return d;
+}
+
+static void *one_before(void *d, int c, size_t n)
+{
+	memset((char *)d - 1, c, 1);
+	return memset(d, c, n);
+}
+
+/* Run plan p once over a fresh prefilled buffer with store, then verify. */
+static bool run_and_verify(const struct plan *p, store_fn store, size_t misalign)
+{
+	size_t len = p->region_bytes + misalign + 2 * GUARD;
+	char *buf = malloc(len), *base = buf + GUARD + misalign;
+	const char *bad;
+	bool ok;
+
+	memset(buf, 0x5a, len);
+	plan_run(p, base, store, NULL, 0xa5, 2);
+	ok = plan_verify(p, base, 0xa5, 0x5a, GUARD, &bad);
+	free(buf);
+	return ok;
+}
+
+int main(void)
+{
+	static const struct {
+		enum ws_mode mode;
+		uint64_t call, ws, calls, region;
+	} shapes[] = {
+		{ WS_CALL, 4096, 4096, 1, 4096 },
+		{ WS_HOT, 64, 64, 1, 64 },
+		{ WS_SEQ, 1000, 64 * 1000, 64, 64000 },
+		{ WS_RANDOM, 256, 256 * 512, 512, 256 * 512 },
+		{ WS_COLD, 64, 1 << 20, (1 << 20) / 64, 1 << 20 },
+	};
+
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		struct plan p;
+
+		CHECK(plan_store(&p, shapes[i].mode, shapes[i].call, shapes[i].ws, 42), "plan_store");
+		CHECK(p.calls == shapes[i].calls, "shape %zu: %llu calls per pass", i,
+		      (unsigned long long)p.calls);
+		CHECK(p.write_bytes == shapes[i].calls * shapes[i].call, "shape %zu: write bytes", i);
+		CHECK(p.read_bytes == 0, "shape %zu: read bytes", i);
+		CHECK(p.region_bytes == shapes[i].region, "shape %zu: region %llu", i,
+		      (unsigned long long)p.region_bytes);
+		for (size_t m = 0; m < 64; m += 21) {
+			CHECK(run_and_verify(&p, good, m), "shape %zu misalign %zu: good kernel rejected",
+			      i, m);
+			CHECK(!run_and_verify(&p, short_by_one, m), "shape %zu: short store passed", i);
+			CHECK(!run_and_verify(&p, nothing, m), "shape %zu: no store passed", i);
+			if (shapes[i].mode != WS_COLD && shapes[i].mode != WS_RANDOM) {
+				/* scattered calls may overlap; contiguous ones have real neighbours */
+				CHECK(!run_and_verify(&p, one_past, m), "shape %zu: overrun passed", i);
+				CHECK(!run_and_verify(&p, one_before, m), "shape %zu: underrun passed", i);
+			}
+		}
+		if (shapes[i].mode == WS_RANDOM) {
+			/* every slot exactly once per pass: a shuffled permutation */
+			char *seen = calloc(p.noffsets, 1);
+
+			for (size_t k = 0; k < p.noffsets; k++) {
+				CHECK(p.offsets[k] % p.call_bytes == 0, "random offset not call-aligned");
+				seen[p.offsets[k] / p.call_bytes]++;
+			}
+			for (size_t k = 0; k < p.noffsets; k++)
+				CHECK(seen[k] == 1, "slot %zu drawn %d times", k, seen[k]);
+			free(seen);
+		}
+		if (shapes[i].mode == WS_COLD)
+			for (size_t k = 0; k < p.noffsets; k++)
+				CHECK(p.offsets[k] % 64 == 0 && p.offsets[k] + 64 <= p.region_bytes,
+				      "cold offset %llu", (unsigned long long)p.offsets[k]);
+		plan_free(&p);
+	}
+	printf("%s\n", failures ? "FAILED" : "ok: plans account and verify");
+	return failures != 0;
+}
