@@ -8,7 +8,7 @@
 #   xv<i>(d) yv<i>(d)    x and y of a row; yl<i>(d) yh<i>(d) the error-bar range
 #   t<i> c<i> d<i> p<i> w<i>   legend title, rgb colour, dash type, point type, line width
 #   ncache, cx<i>, cl<i> vertical markers (cache sizes) at x = cx<i> labelled cl<i>
-#   ptitle, outbase, formats ("png svg"), errbars (0/1)
+#   ptitle, outbase, formats ("png svg"), errbars (0/1), keypos (optional "set key" placement)
 set datafile separator ","
 set datafile missing ""
 
@@ -27,7 +27,8 @@ do for [i=1:ncache] {
 }
 
 set title ptitle noenhanced
-set key outside right top vertical noenhanced spacing 1.1 samplen 3
+if (!exists("keypos")) keypos = "outside right top vertical"
+eval "set key " . keypos . " noenhanced spacing 1.1 samplen 3"
 set grid xtics ytics linecolor rgb "#e0e0e0" dashtype 1
 set border 3
 set tics nomirror

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# plots_tables_test.py — CTest driver for scripts/plot and scripts/table (render, golden, bad input).
+# Python 3 standard library; runs the built storebench for a tiny real sweep, never a made-up CSV.
+# Asserts what a user sees: gnuplot silent, PNG/SVG valid, tables byte-identical, errors one line + 2.
+"""Usage: plots_tables_test.py render STOREBENCH SRCDIR
+       plots_tables_test.py golden SRCDIR [--update]
+       plots_tables_test.py badinput SRCDIR
+Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+SKIP = 77
+FIXTURE = "tests/fixtures/zen5-2cpu-sweep.csv"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def fail(msg):
+    sys.stderr.write("FAIL: %s\n" % msg)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def check_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data.startswith(PNG_MAGIC):
+        fail("%s: not a PNG (magic bytes)" % path)
+    if b"IEND" not in data[-16:]:
+        fail("%s: PNG truncated (no IEND chunk)" % path)
+    if len(data) < 8000:
+        fail("%s: only %d bytes, too small for a plot with curves" % (path, len(data)))
+
+
+def check_svg(path):
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        fail("%s: SVG does not parse as XML: %s" % (path, e))
+    if not root.tag.endswith("svg"):
+        fail("%s: root element is %s, not svg" % (path, root.tag))
+    paths = sum(1 for el in root.iter() if el.tag.endswith("path"))
+    if os.path.getsize(path) < 8000 or paths < 10:
+        fail("%s: %d bytes, %d paths: too little for a plot with curves" % (
+            path, os.path.getsize(path), paths))
+
+
+def render(storebench, src):
+    if shutil.which("gnuplot") is None:
+        print("SKIP: gnuplot not installed")
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix="sb-plots-")
+    try:
+        csv = os.path.join(tmp, "sweep.csv")
+        # a few kernels, few sizes, hot+cold and 2 thread counts: every plot type has rows
+        sweep = [storebench, "run", "--kernels", "memset,sse2_t_u4,sse2_nt_u4,rep_stosb",
+                 "--call", "4KiB,64KiB,4MiB", "--threads", "1,2", "--min-time", "0.002",
+                 "--repetitions", "2", "--csv", csv]
+        r = run(sweep)
+        if r.returncode != 0:
+            fail("sweep failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
+        ticks = [storebench, "run", "--kernels", "memset,sse2_nt_u4", "--call", "64,1KiB",
+                 "--ws", "hot,cold", "--threads", "1", "--misalign", "0,1", "--min-time", "0.002",
+                 "--repetitions", "2", "--csv", os.path.join(tmp, "ticks.csv")]
+        r = run(ticks)
+        if r.returncode != 0:
+            fail("hot/cold sweep failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
+        out = os.path.join(tmp, "plots")
+        expect = {"bandwidth-t1-rw100-best", "bandwidth-t2-rw100-best", "bandwidth-t1-rw100-nt",
+                  "threads-cache", "threads-dram"}
+        for args, names in (([csv], expect),
+                            ([os.path.join(tmp, "ticks.csv")], {"ticks-t1-mis0", "ticks-t1-mis1"}),
+                            (["--overlay", "--normalise", "tsc", csv, os.path.join(src, FIXTURE)],
+                             {"overlay-nt-per-tsc", "overlay-libc-per-tsc"})):
+            r = run([os.path.join(src, "scripts/plot"), "-o", out] + args)
+            if r.returncode != 0 or r.stderr:
+                fail("scripts/plot %s: exit %d, stderr: %s" % (" ".join(args), r.returncode, r.stderr))
+            files = [l for l in r.stdout.splitlines() if not l.startswith("note: ")]
+            made = {os.path.splitext(os.path.basename(f))[0] for f in files}
+            if not names <= made:
+                fail("missing plots %s (made %s)" % (sorted(names - made), sorted(made)))
+            for f in files:
+                (check_png if f.endswith(".png") else check_svg)(f)
+            print("ok: %d files from scripts/plot %s" % (len(files), " ".join(
+                os.path.basename(a) for a in args)))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def golden(src, update):
+    fixture = os.path.join(src, FIXTURE)
+    for fmt in ("text", "md"):
+        r = run([os.path.join(src, "scripts/table"), "--format", fmt, fixture], cwd=os.path.dirname(fixture))
+        if r.returncode != 0 or r.stderr:
+            fail("scripts/table --format %s: exit %d: %s" % (fmt, r.returncode, r.stderr))
+        gold = fixture[:-4] + ".table." + fmt
+        if update:
+            with open(gold, "w") as f:
+                f.write(r.stdout)
+            continue
+        with open(gold) as f:
+            want = f.read()
+        if r.stdout != want:
+            got, exp = r.stdout.splitlines(), want.splitlines()
+            first = next((i for i, (a, b) in enumerate(zip(got, exp)) if a != b), min(len(got), len(exp)))
+            fail("%s differs at line %d:\n  got:  %s\n  want: %s" % (
+                gold, first + 1, got[first] if first < len(got) else "<end>",
+                exp[first] if first < len(exp) else "<end>"))
+        print("ok: table --format %s matches %s" % (fmt, os.path.basename(gold)))
+    return 0
+
+
+def badinput(src):
+    fixture = os.path.join(src, FIXTURE)
+    tmp = tempfile.mkdtemp(prefix="sb-bad-")
+    try:
+        with open(fixture) as f:
+            text = f.read()
+        empty = os.path.join(tmp, "empty.csv")
+        open(empty, "w").close()
+        nocol = os.path.join(tmp, "nocol.csv")
+        with open(nocol, "w") as f:
+            f.write(text.replace("ticks_per_call_median", "ticks_median"))
+        headonly = os.path.join(tmp, "head.csv")
+        with open(headonly, "w") as f:
+            f.write("".join(l for l in text.splitlines(True)[:200] if l.startswith("#")))
+            f.write(next(l for l in text.splitlines(True) if not l.startswith("#")))
+        cases = [(os.path.join(tmp, "absent.csv"), "no such file"), (empty, "empty"),
+                 (nocol, "ticks_per_call_median"), (headonly, "no data rows")]
+        for tool in ("table", "plot"):
+            for path, word in cases:
+                r = run([os.path.join(src, "scripts", tool), path] +
+                        (["-o", os.path.join(tmp, "out")] if tool == "plot" else []))
+                lines = r.stderr.splitlines()
+                if r.returncode != 2 or len(lines) != 1 or word not in lines[0] or r.stdout:
+                    fail("%s %s: want exit 2 and one stderr line naming '%s', got exit %d, "
+                         "stderr %r, stdout %r" % (tool, os.path.basename(path), word, r.returncode,
+                                                    r.stderr, r.stdout[:200]))
+            r = run([os.path.join(src, "scripts", tool), "--no-such-option", fixture])
+            if r.returncode != 2 or len(r.stderr.splitlines()) != 1:
+                fail("%s --no-such-option: exit %d, stderr %r" % (tool, r.returncode, r.stderr))
+        if os.path.exists(os.path.join(tmp, "out")) and os.listdir(os.path.join(tmp, "out")):
+            fail("plot left files behind after bad input: %s" % os.listdir(os.path.join(tmp, "out")))
+        print("ok: %d bad inputs, each one stderr line and exit 2" % (2 * len(cases) + 2))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "render":
+        return render(argv[1], argv[2])
+    if len(argv) >= 2 and argv[0] == "golden":
+        return golden(argv[1], "--update" in argv[2:])
+    if len(argv) == 2 and argv[0] == "badinput":
+        return badinput(argv[1])
+    sys.stderr.write(__doc__ + "\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
