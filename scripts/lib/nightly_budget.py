@@ -18,12 +18,28 @@ nightly run (gate.json) when there is one, else from repetitions x min time with
 import json
 import math
 import os
+import re
 import subprocess
 
-REPETITIONS, MIN_TIME_S = 9, 0.02  # bench/presets.def, nightly row
-# A repetition costs about its min time plus GB's calibration share and the batch tail; the
-# first-run guess errs long, later runs use the measured cost.
-GUESS_S_PER_POINT = (REPETITIONS + 2) * MIN_TIME_S * 1.5 + 0.1
+PRESETS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "bench", "presets.def")
+
+
+def _nightly_preset():
+    """(repetitions, min time s) of the nightly row of bench/presets.def, the one place they live."""
+    with open(PRESETS) as f:
+        m = re.search(r'PRESET\(nightly,\s*"[^"]*",\s*"[^"]*",\s*"[^"]*",\s*"[^"]*",\s*(\d+),'
+                      r'\s*([0-9.]+)', f.read())
+    if not m:
+        raise BudgetError(f"{PRESETS} has no nightly preset row")
+    return int(m.group(1)), float(m.group(2))
+
+
+def _guess_s_per_point():
+    """A repetition costs about its min time plus GB's calibration share and the batch tail; the
+    first run's guess errs long, later runs use the cost measured by the previous one."""
+    reps, min_time = _nightly_preset()
+    return (reps + 2) * min_time * 1.5 + 0.1
 
 
 class BudgetError(Exception):
@@ -86,7 +102,7 @@ def _seconds_per_point(history):
                 return g["sweep_s"] / g["points_run"]
         except (OSError, ValueError):
             continue
-    return GUESS_S_PER_POINT
+    return _guess_s_per_point()
 
 
 def _without(args, passthrough):
@@ -109,21 +125,17 @@ def shape(storebench, budget_s, passthrough, history=()):
     kernels = _kernels(storebench)
     all_names = [k["name"] for k in kernels]
     few = _per_kind(kernels)
-    l1, l2 = int(info["cache_l1d_bytes"]), int(info["cache_l2_bytes"])
-    llc = int(info.get("cache_l3_bytes") or l2)
     nthreads = 1 if int(info.get("online_cpus", "1")) == 1 else 2
     per_point = _seconds_per_point(history)
     cands = [
         ("preset", [], len(all_names), len(_sizes(info, 2)), nthreads),
-        ("x4", ["--call", ",".join(map(str, _sizes(info, 4)))], len(all_names),
-         len(_sizes(info, 4)), nthreads),
-        ("per-kind", ["--kernels", ",".join(few), "--call", ",".join(map(str, _sizes(info, 4)))],
+        ("x4", ["--call", "L1d/4..4LLC:x4"], len(all_names), len(_sizes(info, 4)), nthreads),
+        ("per-kind", ["--kernels", ",".join(few), "--call", "L1d/4..4LLC:x4"],
          len(few), len(_sizes(info, 4)), nthreads),
-        ("classes", ["--kernels", ",".join(few),
-                     "--call", ",".join(map(str, (l1 // 2, l2 // 2, llc // 2, 4 * llc)))],
+        ("classes", ["--kernels", ",".join(few), "--call", "L1d/2,L2/2,LLC/2,4LLC"],
          len(few), 4, nthreads),
-        ("minimal", ["--kernels", ",".join(few), "--call", f"{l1 // 2},{4 * llc}",
-                     "--threads", "1"], len(few), 2, 1),
+        ("minimal", ["--kernels", ",".join(few), "--call", "L1d/2,4LLC", "--threads", "1"],
+         len(few), 2, 1),
     ]
     avail = budget_s - reserve(budget_s)
     for name, args, nk, ns, nt in cands:

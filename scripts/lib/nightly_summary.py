@@ -4,6 +4,7 @@
 """Write RUN/summary.md from the gate result (scripts/nightly) and the run's CSV metadata."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -11,9 +12,10 @@ import nightly_gate as gate
 import storebench_csv
 
 # Metadata shown in the summary's heading table; the full list follows in a folded table.
-HEADLINE_KEYS = ("host", "cpu_brand", "cpu_codename", "cpu_family", "cpu_model", "cpu_stepping",
-                 "cpu_microcode", "online_cpus", "numa_nodes", "kernel", "glibc_version",
-                 "thp_enabled", "compiler", "git_sha", "benchmark_version")
+HEADLINE_KEYS = ("utc_time", "host", "cpu_brand", "cpu_codename", "cpu_family", "cpu_model",
+                 "cpu_stepping", "cpu_microcode", "online_cpus", "numa_nodes", "kernel",
+                 "glibc_version", "glibc_tunables", "thp_enabled", "tsc_hz", "compiler", "git_sha",
+                 "benchmark_version", "preset", "repetitions", "min_time_s", "inject_slowdown_pct")
 SECTIONS = (("regression", "Regressions"), ("improvement", "Improvements"),
             ("noisy", "Noisy points (not gated)"),
             ("untested", "Not tested (too few repetitions)"))
@@ -38,8 +40,10 @@ def make_plots(root, csv_path, out_dir):
 
 
 def make_trend(root, machine_dir, specs, run_dir):
-    """Update MACHINE/trend.png over every complete run plus this one; its path from run_dir."""
-    cmd = [os.path.join(root, "scripts", "trend"), "--include", run_dir, machine_dir]
+    """RUN/trend.png over every complete run plus this one (a snapshot that travels with the run
+    folder), copied to MACHINE/trend.png (the latest); its path from run_dir, None on failure."""
+    cmd = [os.path.join(root, "scripts", "trend"), "--include", run_dir,
+           "-o", os.path.join(run_dir, "trend"), machine_dir]
     for s in specs:
         cmd += ["--point", s]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -47,7 +51,10 @@ def make_trend(root, machine_dir, specs, run_dir):
         sys.stderr.write("scripts/nightly: trend plot skipped: %s\n"
                          % (r.stderr.strip().splitlines() or ["?"])[-1])
         return None
-    return os.path.relpath(os.path.join(machine_dir, "trend.png"), run_dir)
+    for ext in ("png", "svg", "tsv"):
+        shutil.copyfile(os.path.join(run_dir, "trend." + ext),
+                        os.path.join(machine_dir, "trend." + ext))
+    return "trend.png"
 
 
 def _pct(v):
