@@ -109,7 +109,8 @@ def gate_once(tmp):
     os.makedirs(tmp)
     common = ["--machine-id", "gate-test", *GATE, "--"] + SWEEP
     first = nightly(tmp, *common)
-    if not check(first.returncode == 0, f"first run: exit 0, got {first.returncode}: {first.stderr[-800:]}"):
+    if not check(first.returncode == 0,
+                 f"first run: exit 0, got {first.returncode}: {first.stderr[-800:]}"):
         return
     d1 = run_dir_of(first)
     for f in ("nightly.csv", "nightly.json", "summary.md", "gate.json", "run.log"):

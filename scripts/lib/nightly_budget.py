@@ -26,7 +26,7 @@ PRESETS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 
 
 def _nightly_preset():
-    """(repetitions, min time s) of the nightly row of bench/presets.def, the one place they live."""
+    """(repetitions, min time s) of bench/presets.def's nightly row, the one place they live."""
     with open(PRESETS) as f:
         m = re.search(r'PRESET\(nightly,\s*"[^"]*",\s*"[^"]*",\s*"[^"]*",\s*"[^"]*",\s*(\d+),'
                       r'\s*([0-9.]+)', f.read())
@@ -73,7 +73,7 @@ def _kernels(storebench):
 
 
 def _per_kind(kernels):
-    """One kernel per (kind, width, ISA): unroll 4 where it exists, else the closest below, else any."""
+    """One kernel per (kind, width, ISA): unroll 4 where it exists, else the closest below."""
     groups = {}
     for k in kernels:  # the ISA tells clwb from clflushopt at the same kind and width
         groups.setdefault((k["kind"], k["width_bytes"], k.get("isa", "")), []).append(k)
@@ -85,7 +85,8 @@ def _per_kind(kernels):
 
 
 def _sizes(info, step):
-    l1, llc = int(info["cache_l1d_bytes"]), int(info.get("cache_l3_bytes") or info["cache_l2_bytes"])
+    l1 = int(info["cache_l1d_bytes"])
+    llc = int(info.get("cache_l3_bytes") or info["cache_l2_bytes"])
     out, s = [], l1 // 4
     while s <= 4 * llc:
         out.append(s)
@@ -118,7 +119,7 @@ def _without(args, passthrough):
 
 def shape(storebench, budget_s, passthrough, history=()):
     """The Shape to run: `storebench run` arguments (options also in passthrough left out)."""
-    info = dict(line.split("=", 1) for line in _query(storebench, "info").splitlines() if "=" in line)
+    info = dict(ln.split("=", 1) for ln in _query(storebench, "info").splitlines() if "=" in ln)
     for key in ("cache_l1d_bytes", "cache_l2_bytes"):
         if not info.get(key, "").isdigit():
             raise BudgetError(f"storebench info gives no {key}; pass the sweep after --")

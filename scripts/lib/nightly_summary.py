@@ -22,7 +22,7 @@ SECTIONS = (("regression", "Regressions"), ("improvement", "Improvements"),
 
 
 def make_plots(root, csv_path, out_dir):
-    """scripts/plot's PNGs for this run, relative to the run folder; [] when it is absent or fails."""
+    """scripts/plot's PNGs for this run, relative to the run folder; [] if absent or failing."""
     plot = os.path.join(root, "scripts", "plot")
     if not os.access(plot, os.X_OK):
         return []
