@@ -13,6 +13,8 @@ Shapes, largest first (every one keeps the nightly preset's repetitions, so the 
   minimal   those kernels at L1d/2 and 4 x LLC, one thread
 The estimate is points x seconds per point; seconds per point come from the machine's previous
 nightly run (gate.json) when there is one, else from repetitions x min time with a margin.
+With the same budget as last time, the previous run's shape is kept while it fits, so the same
+points are compared every night.
 """
 
 import json
@@ -94,16 +96,14 @@ def _sizes(info, step):
     return out
 
 
-def _seconds_per_point(history):
+def _last_gate(history):
     for run in reversed(history):
         try:
             with open(os.path.join(run, "gate.json")) as f:
-                g = json.load(f)
-            if g.get("points_run") and g.get("sweep_s"):
-                return g["sweep_s"] / g["points_run"]
+                return json.load(f)
         except (OSError, ValueError):
             continue
-    return _guess_s_per_point()
+    return {}
 
 
 def _without(args, passthrough):
@@ -127,7 +127,9 @@ def shape(storebench, budget_s, passthrough, history=()):
     all_names = [k["name"] for k in kernels]
     few = _per_kind(kernels)
     nthreads = 1 if int(info.get("online_cpus", "1")) == 1 else 2
-    per_point = _seconds_per_point(history)
+    last = _last_gate(history)
+    per_point = (last["sweep_s"] / last["points_run"] if last.get("points_run") and
+                 last.get("sweep_s") else _guess_s_per_point())
     cands = [
         ("preset", [], len(all_names), len(_sizes(info, 2)), nthreads),
         ("x4", ["--call", "L1d/4..4LLC:x4"], len(all_names), len(_sizes(info, 4)), nthreads),
@@ -139,6 +141,10 @@ def shape(storebench, budget_s, passthrough, history=()):
          len(few), 2, 1),
     ]
     avail = budget_s - reserve(budget_s)
+    # With an unchanged budget, last night's shape first while it still fits: the same points
+    # every night are what the gate compares, and a better estimate alone should not move them.
+    if last.get("budget_s") == budget_s:
+        cands.sort(key=lambda c: c[0] != last.get("shape_name"))
     for name, args, nk, ns, nt in cands:
         points = nk * ns * nt
         est = points * per_point
