@@ -25,8 +25,9 @@ ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 # Kernels every x86-64 CPU runs, sizes in L1 and L2 (least disturbed by a busy neighbour),
 # one thread, a short min time: seconds per run, still 9 repetitions from the nightly preset.
+# The last allowed CPU: single-thread runs of other jobs default to the first one.
 SWEEP = ["--kernels", "memset,rep_stosb,sse2_t_u4", "--call", "16KiB,256KiB", "--threads", "1",
-         "--min-time", "0.005"]
+         "--min-time", "0.005", "--placement", "cpus:%d" % max(os.sched_getaffinity(0))]
 # The test machine is shared and small: a 15% threshold and a 40% injected slowdown keep the
 # verdicts about the gate, not about a neighbour's compile job (whose noise shows as cv > 5%).
 GATE = ["--threshold", "15", "--budget", "5m"]
@@ -164,6 +165,14 @@ def gate_once(tmp):
         raise Busy("normal run against the slowed baseline: most points noisy")
     check(any(p["status"] == "improvement" for p in g4.get("points", [])),
           "a normal run against the slowed baseline shows improvements")
+
+    # a baseline sharing no point with tonight's sweep gates nothing: status 2, not a green light
+    disjoint = nightly(tmp, "--machine-id", "gate-disjoint", "--baseline",
+                       os.path.join(d1, "nightly.json"), *GATE, "--", "--kernels", "rep_stosq",
+                       "--call", "4KiB", "--threads", "1", "--min-time", "0.005")
+    check(disjoint.returncode == 2 and "no point in common" in disjoint.stderr,
+          f"no common point with the baseline: exit 2 ({disjoint.returncode}, "
+          f"{disjoint.stderr.strip()[-200:]})")
 
     cmp_dir = os.path.join(tmp, "cmp")
     r = subprocess.run([os.path.join(ROOT, "scripts", "compare-cpus"), "-o", cmp_dir,

@@ -85,7 +85,9 @@ def write(path, res, csv_path, plots, trend):
     n_reg = sum(p["status"] == "regression" for p in pts)
     date = os.path.basename(res["run_dir"])
     L = ["# storebench nightly: %s, %s" % (res["machine_id"], date), ""]
-    if not res["baseline"]:
+    if res.get("error"):
+        L.append("**Not gated** (exit status 2): %s." % res["error"])
+    elif not res["baseline"]:
         L.append("**No baseline**: first complete run of this machine id; it is the baseline "
                  "for the next run. Exit status 0.")
     else:
@@ -94,6 +96,11 @@ def write(path, res, csv_path, plots, trend):
                                 len(pts), n_reg,
                                 sum(p["status"] == "improvement" for p in pts),
                                 sum(p["status"] == "noisy" for p in pts)))
+        if res["only_base"]:
+            L.append("")
+            L.append("**%d point(s) of the baseline were not measured tonight** (a kernel the CPU "
+                     "or OS no longer offers, or a smaller sweep); see the end of this page."
+                     % len(res["only_base"]))
     L += ["",
           "- baseline: `%s`" % (res["baseline"] or "none"),
           "- gate: regression = compare.py U-test p < %g **and** median GB/s more than %g%% "
