@@ -93,7 +93,7 @@ def _sizes(info, step):
     while s <= 4 * llc:
         out.append(s)
         s *= step
-    return out
+    return out + [4 * llc] if out[-1] != 4 * llc else out  # storebench ranges include the end
 
 
 def _last_gate(history):
