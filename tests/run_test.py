@@ -14,6 +14,7 @@ import time
 SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
 failures = []
+COMPARE = "/usr/share/benchmark/compare.py"
 
 
 def check(cond, what):
@@ -165,15 +166,20 @@ def sweep():
         check({x["ws_mode"] for x in data} == {"hot", "cold", "seq", "random"}, "ws modes")
         check(all(int(x["ws_bytes"]) >= 4 * int(meta["cache_l3_bytes"] if "cache_l3_bytes" in meta
                   else 0) for x in data if x["ws_mode"] == "cold"), "cold working set < 4 x LLC")
-        try:
-            import scipy  # noqa: F401  compare.py needs it
-            cmp = subprocess.run([sys.executable, "/usr/share/benchmark/compare.py", "benchmarks",
+        # a second run of the same sweep: compare.py must accept the pair (it needs scipy)
+        r = run(args + ["--csv", "again.csv"], d)
+        check(r.returncode == 0, f"second sweep exit {r.returncode}")
+        py = [p for p in (sys.executable, "/usr/bin/python3") if os.path.exists(p) and
+              subprocess.run([p, "-c", "import scipy"], capture_output=True).returncode == 0]
+        if py and os.path.exists(COMPARE):
+            cmp = subprocess.run([py[0], COMPARE, "benchmarks",
                                   os.path.join(d, "results", folders[0], files[1]),
-                                  os.path.join(d, "results", folders[0], files[1])],
-                                 capture_output=True, text=True)
+                                  os.path.join(d, "again.json")], capture_output=True, text=True)
             check(cmp.returncode == 0, f"compare.py rejected the JSON: {cmp.stderr[-500:]}")
-        except ImportError:
-            print("note: scipy missing, compare.py not exercised")
+            check(all(n in cmp.stdout for n in names), "compare.py output lacks a point")
+            print("ok: compare.py accepts two runs")
+        else:
+            print("note: no python with scipy or no compare.py: compare.py not exercised")
 
 
 def sigint():
