@@ -137,7 +137,10 @@ static char *run_metadata(int argc, char **argv, const struct cpu_info *cpu,
 		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
 	else
 		metadata_kv(m, "", "repetitions", "google benchmark flag");
-	metadata_kv(m, "", "min_time_s", "%g", o->min_time);
+	if (o->min_time > 0)
+		metadata_kv(m, "", "min_time_s", "%g", o->min_time);
+	else
+		metadata_kv(m, "", "min_time_s", "google benchmark flag");
 	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%%");
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
 	fclose(m);
@@ -199,8 +202,11 @@ int cmd_run(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (!gbs_init(argc, argv))
 		return 2;
+	/* Google Benchmark's own flags win over the preset (--repetitions/--min-time are ours) */
 	if (has_flag(argc, argv, "--benchmark_repetitions"))
 		o.repetitions = 0;
+	if (has_flag(argc, argv, "--benchmark_min_time"))
+		o.min_time = 0;
 	pts = sweep_points(&o, &npts, &skipped);
 	if (skipped)
 		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "

@@ -157,12 +157,15 @@ def sweep():
         # the other plans: hot, cold, seq and random working sets, misaligned, all verified
         r = run(["--kernels", vk, "--call", "64,4KiB", "--ws", "hot,cold,seq:256KiB,random:256KiB",
                  "--misalign", "0,7", "--threads", "1", "--min-time", "0.002",
-                 "--repetitions", "1", "--csv", "ws.csv"], d)
+                 "--repetitions", "1", "--pages", "thp", "--placement", "spread",
+                 "--membind", "interleave", "--csv", "ws.csv"], d)
         check(r.returncode == 0, f"working-set sweep exit {r.returncode}: {r.stderr[-2000:]}")
         meta, rows = read_csv(os.path.join(d, "ws.csv"))
         data = [dict(zip(COLUMNS, r)) for r in rows[1:]]
         check(len(data) == 2 * 4 * 2, f"working-set sweep: {len(data)} rows, want 16")
         check(all(x["verified"] == "ok" for x in data), "working-set sweep: unverified rows")
+        check(all((x["pages"], x["placement"], x["membind"]) == ("thp", "spread", "interleave")
+                  for x in data), "page, placement and membind settings not in the rows")
         check({x["ws_mode"] for x in data} == {"hot", "cold", "seq", "random"}, "ws modes")
         check(all(int(x["ws_bytes"]) >= 4 * int(meta["cache_l3_bytes"] if "cache_l3_bytes" in meta
                   else 0) for x in data if x["ws_mode"] == "cold"), "cold working set < 4 x LLC")
@@ -182,7 +185,8 @@ def sweep():
             print("note: no python with scipy or no compare.py: compare.py not exercised")
 
 
-def sigint():
+def stop_by_signal(sig, status):
+    """A sweep stopped by sig mid-way: exit status, and every row and the JSON complete."""
     with tempfile.TemporaryDirectory() as d:
         csv = os.path.join(d, "s.csv")
         p = subprocess.Popen([SB, "run", "--kernels", "memset,rep_stosb", "--call", "4KiB..16MiB",
@@ -195,19 +199,24 @@ def sigint():
                                            l.startswith("rep_stosb")) >= 2:
                 break
             time.sleep(0.05)
-        p.send_signal(signal.SIGINT)
+        p.send_signal(sig)
         err = p.communicate(timeout=120)[1]
-        check(p.returncode == 130, f"SIGINT exit {p.returncode}, want 130")
+        check(p.returncode == status, f"signal {sig}: exit {p.returncode}, want {status}")
         meta, rows = read_csv(csv)
         data = rows[1:]
-        check(rows and rows[0] == COLUMNS, "header after SIGINT")
-        check(2 <= len(data) < 2 * 13, f"{len(data)} rows after SIGINT: not stopped mid-sweep?")
+        check(rows and rows[0] == COLUMNS, "header after the signal")
+        check(2 <= len(data) < 2 * 13, f"{len(data)} rows after the signal: not stopped mid-sweep?")
         for r in data:
-            check(len(r) == len(COLUMNS) and r[-1] == "ok", f"incomplete row after SIGINT: {r}")
+            check(len(r) == len(COLUMNS) and r[-1] == "ok", f"incomplete row after the signal: {r}")
         doc = json.load(open(os.path.join(d, "s.json")))
         names = {b["run_name"] for b in doc["benchmarks"]}
         check(len(names) == len(data), f"JSON has {len(names)} points, CSV {len(data)}")
-        print(f"ok: SIGINT after {len(data)} rows: {err.strip().splitlines()[-1]}")
+        print(f"ok: signal {sig} after {len(data)} rows: {err.strip().splitlines()[-1]}")
+
+
+def sigint():
+    stop_by_signal(signal.SIGINT, 130)
+    stop_by_signal(signal.SIGTERM, 143)
 
 
 {"errors": errors, "sweep": sweep, "sigint": sigint}[PART]()
