@@ -3,6 +3,7 @@
 # Why: a red CI light is only useful when the page behind it says which point moved, how sure it is.
 """Write RUN/summary.md from the gate result (scripts/nightly) and the run's CSV metadata."""
 
+import math
 import os
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ HEADLINE_KEYS = ("utc_time", "host", "cpu_brand", "cpu_codename", "cpu_family", 
                  "cpu_stepping", "cpu_microcode", "online_cpus", "numa_nodes", "kernel",
                  "glibc_version", "glibc_tunables", "thp_enabled", "tsc_hz", "compiler", "git_sha",
                  "benchmark_version", "preset", "repetitions", "min_time_s", "inject_slowdown_pct")
+MAX_ROWS = 30  # of a non-gating section; regressions and improvements are always listed in full
 SECTIONS = (("regression", "Regressions"), ("improvement", "Improvements"),
             ("noisy", "Noisy points (not gated)"),
             ("untested", "Not tested (too few repetitions)"))
@@ -121,7 +123,13 @@ def write(path, res, csv_path, plots, trend):
         sel = [p for p in pts if p["status"] == status]
         if sel or status in ("regression", "improvement"):
             L += ["## %s (%d)" % (title, len(sel)), ""]
-            L += _point_table(sel) if sel else ["none"]
+            shown = sel
+            if status not in ("regression", "improvement") and len(sel) > MAX_ROWS:
+                # the ones that moved most first; every point is in gate.json
+                shown = sorted(sel, key=lambda p: -abs(math.log(p["ratio"] or 1.0)))[:MAX_ROWS]
+            L += _point_table(shown) if sel else ["none"]
+            if len(shown) < len(sel):
+                L += ["", "%d more in [gate.json](gate.json)." % (len(sel) - len(shown))]
             L.append("")
     if res["only_base"] or res["only_new"]:
         L += ["## Points in one run only", ""]
