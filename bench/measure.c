@@ -194,18 +194,28 @@ static uint64_t median_ns(struct pool *pool, unsigned threads, uint64_t passes, 
 	return v[runs / 2];
 }
 
-/* Passes per batch so that barrier + timestamps (a zero-pass batch) stay under 1%. */
+/*
+ * Passes per batch so that barrier + timestamps (a zero-pass batch) stay under 1% and a batch
+ * lasts MIN_BATCH_NS.  The time of one pass is measured over enough passes to dwarf the fixed
+ * cost, else a 64-byte call would look as slow as the barrier.
+ */
 static uint64_t calibrate(struct pool *pool, const struct point *p)
 {
-	uint64_t overhead = median_ns(pool, p->threads, 0, 9);
-	uint64_t pass = median_ns(pool, p->threads, 1, 3), passes;
+	uint64_t overhead = median_ns(pool, p->threads, 0, 9), k = 1, t, pass, passes;
 
+	for (;;) {
+		t = median_ns(pool, p->threads, k, 3);
+		if ((t >= 20 * overhead && t >= MIN_BATCH_NS / 10) || k >= (1ull << 40))
+			break;
+		k *= 4;
+	}
+	pass = t > overhead ? (t - overhead) / k : t / k;
 	if (!pass)
 		pass = 1;
 	passes = (OVERHEAD_SHARE * overhead + pass - 1) / pass;
 	if (passes * pass < MIN_BATCH_NS)
 		passes = (MIN_BATCH_NS + pass - 1) / pass;
-	return passes ? passes : 1;
+	return passes;
 }
 
 static void verify_failed(const struct pool *pool, const struct point *p)
