@@ -198,7 +198,6 @@ bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, b
 	for (unsigned i = 0; i < n; i++) {
 		struct pool_thread *t = &p->t[i];
 
-		t->index = i;
 		t->cpu = cpus[i];
 		t->node = nodes[i];
 		t->pool = p;

@@ -15,13 +15,12 @@
 #include "buffer.h"
 #include "plan.h"
 
-enum pool_task { TASK_NONE, TASK_ALLOC, TASK_PREFILL, TASK_BATCH, TASK_VERIFY, TASK_EXIT };
+enum pool_task { TASK_ALLOC, TASK_PREFILL, TASK_BATCH, TASK_VERIFY, TASK_EXIT };
 
 /* One thread's state; aligned so threads never share a cache line. */
 struct pool_thread {
 	_Alignas(64) _Atomic unsigned go; /* generation this thread was told to run */
 	_Atomic int sleeping;             /* waiting on go with futex */
-	unsigned index;
 	int cpu, node;
 	int cycles_fd;          /* -1 when cycles cannot be counted */
 	struct buffer buf;

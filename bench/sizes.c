@@ -152,15 +152,3 @@ bool u64_list_parse(const char *s, bool units, unsigned long long min, struct u6
 	free(copy);
 	return ok;
 }
-
-void size_format(unsigned long long bytes, char *buf, size_t len)
-{
-	static const char *const names[] = { "", "KiB", "MiB", "GiB", "TiB" };
-	unsigned i = 0;
-
-	while (i + 1 < sizeof names / sizeof names[0] && bytes && bytes % 1024 == 0) {
-		bytes /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%llu%s", bytes, names[i]);
-}

@@ -32,7 +32,4 @@ bool u64_list_parse(const char *s, bool units, unsigned long long min, struct u6
 void u64_list_push(struct u64_list *l, unsigned long long v);
 void u64_list_free(struct u64_list *l);
 
-/* Shortest exact spelling with a binary unit: 4096 -> "4KiB", 1536 -> "1536". */
-void size_format(unsigned long long bytes, char *buf, size_t len);
-
 #endif
