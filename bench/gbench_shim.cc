@@ -189,7 +189,7 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 	benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
 		p.name, [p](benchmark::State &state) {
 			p.begin(p.ctx);
-			for (auto _ : state)
+			while (state.KeepRunningBatch(p.batch_iterations))
 				state.SetIterationTime(p.batch(p.ctx));
 			gbs_counter c[GBS_MAX_COUNTERS];
 			size_t n = p.end(p.ctx, c);

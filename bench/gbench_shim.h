@@ -27,6 +27,11 @@ struct gbs_point {
 	const char *name;
 	double min_time;  /* seconds per repetition; <= 0 leaves Google Benchmark's setting */
 	int repetitions;  /* <= 0 leaves Google Benchmark's setting (--benchmark_repetitions) */
+	/*
+	 * Google Benchmark iterations one batch stands for (calls per thread): reported times are
+	 * then per call, so runs whose calibration chose different batch sizes still compare.
+	 */
+	int64_t batch_iterations;
 	void *ctx;
 	void (*begin)(void *ctx);   /* before every run (calibration runs and repetitions) */
 	double (*batch)(void *ctx); /* one timed batch; returns its makespan in seconds */
@@ -38,8 +43,8 @@ struct gbs_point {
 struct gbs_run {
 	const char *name;
 	const char *aggregate;
-	int64_t iterations;
-	double seconds;   /* manual time per iteration (repetitions only) */
+	int64_t iterations; /* batches x batch_iterations */
+	double seconds;     /* manual time per iteration, i.e. per call (repetitions only) */
 	size_t ncounters;
 	const struct gbs_counter *counters;
 };

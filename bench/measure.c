@@ -45,7 +45,7 @@ struct run_state {
 	uint64_t iters, ns, ticks, cycles;
 	/* what the reporter saw */
 	int repetitions;
-	int64_t iterations;
+	int64_t batches;           /* timed batches per repetition */
 	bool have[C_COUNT];
 	struct stat st[C_COUNT];
 };
@@ -109,7 +109,7 @@ static void report(void *ctx, const struct gbs_run *r)
 
 	if (!*r->aggregate) {
 		rs->repetitions++;
-		rs->iterations = r->iterations;
+		rs->batches = r->iterations / (int64_t)rs->calls_per_thread;
 	}
 	for (size_t i = 0; i < r->ncounters; i++) {
 		int c = counter_index(r->counters[i].name);
@@ -267,7 +267,7 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	csv_set(row, COL_chunk_bytes, "%llu", (unsigned long long)p->call);
 	csv_set(row, COL_read_kernel, "%s", "");
 	csv_set(row, COL_repetitions, "%d", rs->repetitions);
-	csv_set(row, COL_iterations, "%lld", (long long)rs->iterations);
+	csv_set(row, COL_iterations, "%lld", (long long)rs->batches);
 	csv_set(row, COL_calls_per_batch, "%llu", (unsigned long long)rs->calls_per_thread);
 	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes);
 	csv_set(row, COL_write_bytes, "%llu", (unsigned long long)rs->write_bytes);
@@ -319,6 +319,7 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 		rs.write_bytes += rs.passes * pool->t[i].plan.write_bytes;
 		rs.read_bytes += rs.passes * pool->t[i].plan.read_bytes;
 	}
+	gp.batch_iterations = (int64_t)rs.calls_per_thread;
 	gbs_run_point(&gp, report, &rs);
 	pool_run(pool, TASK_VERIFY, p->threads);
 	for (unsigned i = 0; i < p->threads; i++)
