@@ -1,8 +1,7 @@
 /*
- * gbench_shim.h — the C interface to Google Benchmark (the one C++ file is gbench_shim.cc).
- * Plain C header.  Points are registered and run one at a time, so the C side keeps control
- * (progress, Ctrl-C between points, verification), while one console and one JSON reporter stay
- * alive across points: the JSON file is a single document, as compare.py expects.
+ * gbench_shim.h — the C interface to Google Benchmark (implemented in gbench_shim.cc), C header.
+ * Points run one at a time so the C side keeps control (progress, Ctrl-C, verification), while one
+ * console and one JSON reporter live across points: the JSON is one document, as compare.py wants.
  */
 #ifndef STOREBENCH_GBENCH_SHIM_H
 #define STOREBENCH_GBENCH_SHIM_H

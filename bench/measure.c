@@ -1,8 +1,7 @@
 /*
- * measure.c — runs one point: buffers and plans per thread, prefill (pre-fault), calibration of
- * passes per batch, Google Benchmark repetitions, verification, the CSV row.
- * Plain C.  Rates are bytes of one batch over its makespan; statistics come from Google
- * Benchmark's aggregates of those per-repetition values.
+ * measure.c — one point: per-thread buffers and plans, prefill, batch calibration, repetitions.
+ * Plain C.  Rates are bytes of a batch over its makespan; statistics are Google Benchmark's
+ * aggregates of those per-repetition values, so the CSV and the JSON tell the same story.
  */
 #include "measure.h"
 

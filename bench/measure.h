@@ -1,6 +1,7 @@
 /*
- * measure.h — one point from buffers to CSV row: plans, prefill, batch calibration, the Google
- * Benchmark run, verification.  Plain C.  The only file that knows both the pool and the shim.
+ * measure.h — one point from buffers to CSV row: plans, prefill, calibration, run, verification.
+ * Plain C, no ISA flags.
+ * The one place that knows both the pool and the Google Benchmark shim; neither knows the other.
  */
 #ifndef STOREBENCH_MEASURE_H
 #define STOREBENCH_MEASURE_H

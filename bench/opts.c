@@ -37,7 +37,8 @@ void opts_usage(FILE *out)
 	      "what to measure (lists: a,b,c; ranges: A..B doubles, A..B:xF, A..B:+S, end included;\n"
 	      "sizes: 64, 4K = 4KiB = 4096, 4KB = 4000 (dd's units), M/G/T alike, and cache-relative\n"
 	      "L1d, L2, LLC with a factor before or divisor after: L1d/4..4LLC:x2):\n"
-	      "  --preset NAME       a whole sweep (default quick); options below override its fields\n", out);
+	      "  --preset NAME       a whole sweep (default quick); options below override its fields\n",
+	      out);
 	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
 		fprintf(out, "      %-8s %s\n", presets[i].name, presets[i].desc);
 	fputs("  --kernels LIST      names, globs or families: memset,avx2_*,sse2 (all); kernels the CPU\n"

@@ -1,5 +1,5 @@
 /*
- * outfiles.h — where a run's CSV and JSON go, created exclusively so no result is ever overwritten.
+ * outfiles.h — where a run's CSV and JSON go, created exclusively: no result is overwritten.
  * Plain C, POSIX.  Default: results/<machine>/<UTC time>.csv with the JSON beside it; the machine
  * id comes from the CPU (codename, else family-model) and the short host name.
  */

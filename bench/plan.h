@@ -1,8 +1,7 @@
 /*
- * plan.h — one thread's work in a timed batch, as a precomputed list of operations over its region.
- * Plain C.  A write op is one kernel call, a read op one call of a load kernel, so store-only
- * sweeps, hot/cold working sets and read/write mixes (interleaved or split) are all just plans;
- * nothing is decided inside the timed loop.
+ * plan.h — one thread's work in a timed batch: a precomputed list of calls over its region.
+ * Plain C.  A write op is one store-kernel call, a read op one load-kernel call: store sweeps,
+ * hot/cold working sets and read/write mixes are all plans, nothing is decided in the timed loop.
  */
 #ifndef STOREBENCH_PLAN_H
 #define STOREBENCH_PLAN_H

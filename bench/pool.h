@@ -1,8 +1,7 @@
 /*
- * pool.h — the persistent pool of pinned threads that runs timed batches.
- * Plain C, pthreads + Linux futex.  Thread 0 is the caller (Google Benchmark's thread), pinned
- * like the others, so a one-thread point has no hand-off at all and an n-thread point uses
- * exactly n CPUs.  Idle workers sleep; active ones spin between batches so a start costs no wake-up.
+ * pool.h — the persistent pool of pinned threads that runs timed batches (pthreads + futex).
+ * Plain C.  Thread 0 is the caller (Google Benchmark's thread), pinned like the others, so n
+ * threads use n CPUs; idle workers sleep, active ones spin between batches: no wake-up per start.
  */
 #ifndef STOREBENCH_POOL_H
 #define STOREBENCH_POOL_H

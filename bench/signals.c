@@ -1,6 +1,7 @@
 /*
  * signals.c — SIGINT/SIGTERM set a flag the sweep checks between points.
- * Plain C, POSIX sigaction with SA_RESETHAND: the first signal is a request, the second is final.
+ * Plain C, POSIX sigaction.
+ * SA_RESETHAND: the first signal is a request to finish cleanly, the second one is final.
  */
 #include "signals.h"
 

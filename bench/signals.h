@@ -1,7 +1,7 @@
 /*
- * signals.h — graceful stop on SIGINT/SIGTERM: the running point finishes, the files are completed.
- * Plain C, POSIX signals.  A second signal takes the default action, so a stuck run can still
- * be killed.
+ * signals.h — graceful stop on SIGINT/SIGTERM: the running point finishes, the files complete.
+ * Plain C, POSIX signals.
+ * A second signal takes the default action, so a stuck run can still be killed.
  */
 #ifndef STOREBENCH_SIGNALS_H
 #define STOREBENCH_SIGNALS_H

@@ -1,6 +1,7 @@
 /*
  * sizes.c — size and integer list parsing ("4KiB..1GiB:x2", "1..8192:+64", "64,1536,4KiB").
- * Plain C.  Strict: a value that does not parse completely is an error, never a silent zero.
+ * Plain C.
+ * Strict: a value that does not parse completely is an error, never a silent zero.
  */
 #include "sizes.h"
 

@@ -153,7 +153,7 @@ def sweep():
         doc = json.load(open(os.path.join(d, "results", folders[0], files[1])))
         names = {b["run_name"] for b in doc["benchmarks"]}
         check(len(names) == len(data), f"{len(names)} JSON benchmarks for {len(data)} rows")
-        check(doc["context"].get("git_sha") == meta.get("git_sha"), "JSON context lacks the metadata")
+        check(doc["context"].get("git_sha") == meta.get("git_sha"), "JSON context lacks metadata")
         # the other plans: hot, cold, seq and random working sets, misaligned, all verified
         r = run(["--kernels", vk, "--call", "64,4KiB", "--ws", "hot,cold,seq:256KiB,random:256KiB",
                  "--misalign", "0,7", "--threads", "1", "--min-time", "0.002",

@@ -1,5 +1,5 @@
 /*
- * test_plan.c — the runner's per-thread plans: byte accounting of every working-set mode, and that
+ * test_plan.c — the runner's per-thread plans: byte accounting of each working-set mode, and that
  * verification catches a kernel that stores too little, too much, or nothing.
  * Plain C, no ISA flags; the "kernels" here are deliberately wrong stand-ins built on memset.
  */
