@@ -181,10 +181,9 @@ static void probe_cycles(char *note, size_t len, bool *ok)
 	}
 }
 
-int cmd_run(int argc, char **argv)
+static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 {
 	struct cpu_info cpu;
-	struct run_opts o;
 	struct outfiles of;
 	struct point *pts;
 	struct pool pool;
@@ -197,17 +196,17 @@ int cmd_run(int argc, char **argv)
 	time_t now = time(NULL);
 
 	cpu_detect(&cpu);
-	rc = opts_parse(argc, argv, &cpu, &o);
+	rc = opts_parse(argc, argv, &cpu, o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (!gbs_init(argc, argv))
 		return 2;
 	/* Google Benchmark's own flags win over the preset (--repetitions/--min-time are ours) */
 	if (has_flag(argc, argv, "--benchmark_repetitions"))
-		o.repetitions = 0;
+		o->repetitions = 0;
 	if (has_flag(argc, argv, "--benchmark_min_time"))
-		o.min_time = 0;
-	pts = sweep_points(&o, &npts, &skipped);
+		o->min_time = 0;
+	pts = *points = sweep_points(o, &npts, &skipped);
 	if (skipped)
 		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
 				"exceeds the working set\n", skipped);
@@ -216,7 +215,7 @@ int cmd_run(int argc, char **argv)
 				"every point)\n");
 		return 2;
 	}
-	if (!memory_fits(&o, pts, npts))
+	if (!memory_fits(o, pts, npts))
 		return 2;
 	for (size_t i = 0; i < npts; i++) {
 		size_t w = strlen(pts[i].name) + 12; /* Google Benchmark appends /manual_time etc. */
@@ -233,14 +232,14 @@ int cmd_run(int argc, char **argv)
 	}
 	/* from here on a signal must leave complete files, so the handlers precede the files */
 	signals_install();
-	if (!outfiles_create(&of, o.csv, o.json, o.machine, &cpu, now))
+	if (!outfiles_create(&of, o->csv, o->json, o->machine, &cpu, now))
 		return 2;
 	if (!cpu.invariant_tsc)
 		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
 				"empty\n");
 	tsc_hz = tsc_calibrate();
 	probe_cycles(cycles_note, sizeof cycles_note, &env.cycles);
-	meta = run_metadata(argc, argv, &cpu, &o, &of, now, tsc_hz, cycles_note);
+	meta = run_metadata(argc, argv, &cpu, o, &of, now, tsc_hz, cycles_note);
 	if (!meta || !gbs_open(of.json_path, name_width)) {
 		fprintf(stderr, "storebench run: cannot start the reporters\n");
 		outfiles_discard(&of);
@@ -250,7 +249,7 @@ int cmd_run(int argc, char **argv)
 	free(meta);
 	csv_header(of.csv);
 
-	if (!pool_start(&pool, max_threads, o.placement.cpu, o.placement.node, env.cycles, err,
+	if (!pool_start(&pool, max_threads, o->placement.cpu, o->placement.node, env.cycles, err,
 			sizeof err)) {
 		fprintf(stderr, "storebench run: %s\n", err);
 		gbs_close();
@@ -258,7 +257,7 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	env.pool = &pool;
-	env.o = &o;
+	env.o = o;
 	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv_path);
 	progress_start(weight, npts);
@@ -290,5 +289,16 @@ int cmd_run(int argc, char **argv)
 			signals_pending(), done);
 		return 128 + signals_pending();
 	}
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct point *pts = NULL;
+	int status = run(argc, argv, &o, &pts);
+
+	free(pts);
+	opts_free(&o);
 	return status;
 }

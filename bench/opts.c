@@ -408,3 +408,14 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 	o->cold_bytes = 4 * (cpu_llc_bytes(cpu) ? cpu_llc_bytes(cpu) : 64ull << 20);
 	return 0;
 }
+
+void opts_free(struct run_opts *o)
+{
+	free(o->sel.k);
+	free(o->ws);
+	free(o->placement.cpu);
+	free(o->placement.node);
+	u64_list_free(&o->call);
+	u64_list_free(&o->threads);
+	u64_list_free(&o->misalign);
+}

@@ -52,4 +52,7 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 
 void opts_usage(FILE *out);
 
+/* Release what opts_parse allocated. */
+void opts_free(struct run_opts *o);
+
 #endif
