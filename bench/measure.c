@@ -5,9 +5,7 @@
  */
 #include "measure.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gbench_shim.h"
@@ -82,7 +80,9 @@ static size_t end(void *ctx, struct gbs_counter *out)
 	out[n++] = (struct gbs_counter){ counter_name[C_NS_CALL], (double)rs->ns / calls };
 	if (rs->env->tsc_hz > 0) {
 		out[n++] = (struct gbs_counter){ counter_name[C_TICKS_CALL], (double)rs->ticks / calls };
-		out[n++] = (struct gbs_counter){ counter_name[C_TICKS_LINE], (double)rs->ticks / lines };
+		if (lines > 0) /* a read-only mix writes no line */
+			out[n++] = (struct gbs_counter){ counter_name[C_TICKS_LINE],
+							 (double)rs->ticks / lines };
 	}
 	if (rs->env->cycles)
 		out[n++] = (struct gbs_counter){ counter_name[C_CYCLES_CALL],
