@@ -24,6 +24,9 @@
 #include "sweep.h"
 #include "tsc.h"
 
+/* Below this CPU time / timed time, thread 0 shared its CPU with other work during a point. */
+#define STARVED_SHARE 0.9
+
 /* Headroom left to the OS when checking buffers against MemAvailable. */
 #define MEM_SHARE 0.9
 
@@ -189,7 +192,7 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	struct pool pool;
 	struct measure_env env = { 0 };
 	char cycles_note[200], err[256], *meta;
-	size_t npts, skipped, name_width = 0, done = 0;
+	size_t npts, skipped, name_width = 0, done = 0, starved = 0;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
 	int rc, status = 0;
@@ -263,13 +266,15 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	progress_start(weight, npts);
 	for (size_t i = 0; i < npts && !signals_pending(); i++) {
 		struct csv_row row;
+		double share;
 		int r;
 
 		if (env.cycles)
 			for (unsigned t = 0; t < pts[i].threads; t++)
 				env.cycles &= pool.t[t].cycles_fd >= 0;
 		progress_point(i, pts[i].name, 1 + (double)pts[i].ws * pts[i].threads / (32 << 20));
-		r = measure_point(&env, &pts[i], &row);
+		r = measure_point(&env, &pts[i], &row, &share);
+		starved += share < STARVED_SHARE;
 		if (r < 0) {
 			status = 1;
 			break;
@@ -284,6 +289,10 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	fclose(of.csv);
 	fprintf(stderr, "storebench: %zu of %zu points in %.1f s -> %s, %s\n", done, npts,
 		progress_elapsed(), of.csv_path, of.json_path);
+	if (starved)
+		fprintf(stderr, "storebench: warning: %zu of %zu points ran with under %.0f%% of their "
+				"CPU (other work on the pinned CPUs?); their numbers are low and noisy\n",
+			starved, done, 100 * STARVED_SHARE);
 	if (signals_pending()) {
 		fprintf(stderr, "storebench: stopped by signal %d after %zu points; files are complete\n",
 			signals_pending(), done);

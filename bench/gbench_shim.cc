@@ -93,6 +93,7 @@ private:
 		r.aggregate = run.run_type == Run::RT_Aggregate ? run.aggregate_name.c_str() : "";
 		r.iterations = run.iterations;
 		r.seconds = run.iterations ? run.real_accumulated_time / (double)run.iterations : 0;
+		r.cpu_seconds = run.iterations ? run.cpu_accumulated_time / (double)run.iterations : 0;
 		r.ncounters = n;
 		r.counters = counters;
 		if (report)

@@ -43,6 +43,7 @@ struct run_state {
 	/* what the reporter saw */
 	int repetitions;
 	int64_t batches;           /* timed batches per repetition */
+	double cpu_share;          /* lowest thread-0 CPU time / timed time over repetitions */
 	bool have[C_COUNT];
 	struct stat st[C_COUNT];
 };
@@ -109,6 +110,8 @@ static void report(void *ctx, const struct gbs_run *r)
 	if (!*r->aggregate) {
 		rs->repetitions++;
 		rs->batches = r->iterations / (int64_t)rs->calls_per_thread;
+		if (r->seconds > 0 && r->cpu_seconds / r->seconds < rs->cpu_share)
+			rs->cpu_share = r->cpu_seconds / r->seconds;
 	}
 	for (size_t i = 0; i < r->ncounters; i++) {
 		int c = counter_index(r->counters[i].name);
@@ -288,10 +291,12 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	set_stat(row, COL_ticks_per_call_median, rs, C_TICKS_CALL, rs->st[C_TICKS_CALL].median);
 	set_stat(row, COL_ticks_per_line_median, rs, C_TICKS_LINE, rs->st[C_TICKS_LINE].median);
 	set_stat(row, COL_cycles_per_call_median, rs, C_CYCLES_CALL, rs->st[C_CYCLES_CALL].median);
+	csv_set(row, COL_cpu_share_min, "%.3f", rs->cpu_share);
 	csv_set(row, COL_verified, "ok");
 }
 
-int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row)
+int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row,
+		  double *cpu_share)
 {
 	struct pool *pool = env->pool;
 	struct run_state rs;
@@ -304,6 +309,7 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	memset(&rs, 0, sizeof rs);
 	rs.env = env;
 	rs.p = p;
+	rs.cpu_share = 1;
 	if (prepare(env, p))
 		return -1;
 	pool->store = p->k->fn;
@@ -326,5 +332,6 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	if (!ok)
 		verify_failed(pool, p);
 	fill_row(env, p, &rs, ok && rs.repetitions > 0, row);
+	*cpu_share = rs.cpu_share;
 	return ok ? 0 : 1;
 }
