@@ -225,7 +225,7 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 
 		name_width = w > name_width ? w : name_width;
 		max_threads = pts[i].threads > max_threads ? pts[i].threads : max_threads;
-		weight += 1 + (double)pts[i].ws * pts[i].threads / (32 << 20);
+		weight += point_weight(&pts[i]);
 	}
 
 	if (has_flag(argc, argv, "--benchmark_list_tests")) {
@@ -272,7 +272,7 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 		if (env.cycles)
 			for (unsigned t = 0; t < pts[i].threads; t++)
 				env.cycles &= pool.t[t].cycles_fd >= 0;
-		progress_point(i, pts[i].name, 1 + (double)pts[i].ws * pts[i].threads / (32 << 20));
+		progress_point(i, pts[i].name, point_weight(&pts[i]));
 		r = measure_point(&env, &pts[i], &row, &share);
 		starved += share < STARVED_SHARE;
 		if (r < 0) {
@@ -286,6 +286,10 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	}
 	pool_stop(&pool);
 	gbs_close();
+	if (!done && status) {
+		outfiles_discard(&of); /* not one point measured: nothing worth keeping */
+		return status;
+	}
 	fclose(of.csv);
 	fprintf(stderr, "storebench: %zu of %zu points in %.1f s -> %s, %s\n", done, npts,
 		progress_elapsed(), of.csv_path, of.json_path);

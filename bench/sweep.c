@@ -20,6 +20,11 @@ uint64_t point_region_bytes(const struct point *p)
 	return p->ws + p->misalign;
 }
 
+double point_weight(const struct point *p)
+{
+	return 1 + (double)p->ws * p->threads / (32 << 20);
+}
+
 static void name_point(struct point *p)
 {
 	char ws[48], mis[32] = "";

@@ -30,6 +30,9 @@ extern const char *const ws_mode_name[];
  */
 struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped);
 
+/* Relative cost of p for the ETA: a fixed part plus the bytes prefilled and verified. */
+double point_weight(const struct point *p);
+
 /* Bytes one thread's buffer needs for p (region plus misalignment). */
 uint64_t point_region_bytes(const struct point *p);
 
