@@ -91,6 +91,7 @@ private:
 		gbs_run r;
 		r.name = name.c_str();
 		r.aggregate = run.run_type == Run::RT_Aggregate ? run.aggregate_name.c_str() : "";
+		r.repetitions = run.repetitions;
 		r.iterations = run.iterations;
 		r.seconds = run.iterations ? run.real_accumulated_time / (double)run.iterations : 0;
 		r.cpu_seconds = run.iterations ? run.cpu_accumulated_time / (double)run.iterations : 0;

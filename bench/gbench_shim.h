@@ -42,6 +42,7 @@ struct gbs_point {
 struct gbs_run {
 	const char *name;
 	const char *aggregate;
+	int64_t repetitions; /* of the point, as Google Benchmark planned them */
 	int64_t iterations; /* batches x batch_iterations */
 	double seconds;     /* manual time per iteration, i.e. per call (repetitions only) */
 	double cpu_seconds; /* CPU time of the calling thread per iteration: well below seconds

@@ -41,7 +41,8 @@ struct run_state {
 	/* accumulated over one Google Benchmark run */
 	uint64_t iters, ns, ticks, cycles;
 	/* what the reporter saw */
-	int repetitions;
+	int repetitions;           /* as Google Benchmark ran them */
+	int seen;                  /* repetitions reported one by one (not with aggregates only) */
 	int64_t batches;           /* timed batches per repetition */
 	double cpu_share;          /* lowest thread-0 CPU time / timed time over repetitions */
 	bool have[C_COUNT];
@@ -107,8 +108,9 @@ static void report(void *ctx, const struct gbs_run *r)
 {
 	struct run_state *rs = ctx;
 
+	rs->repetitions = (int)r->repetitions;
 	if (!*r->aggregate) {
-		rs->repetitions++;
+		rs->seen++;
 		rs->batches = r->iterations / (int64_t)rs->calls_per_thread;
 		if (r->seconds > 0 && r->cpu_seconds / r->seconds < rs->cpu_share)
 			rs->cpu_share = r->cpu_seconds / r->seconds;
@@ -122,7 +124,7 @@ static void report(void *ctx, const struct gbs_run *r)
 			continue;
 		s = &rs->st[c];
 		rs->have[c] = true;
-		if (!*r->aggregate && rs->repetitions == 1)
+		if (!*r->aggregate && rs->seen == 1)
 			s->median = s->mean = s->min = s->max = v;
 		else if (!strcmp(r->aggregate, "median"))
 			s->median = v;
@@ -269,7 +271,8 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	csv_set(row, COL_chunk_bytes, "%llu", (unsigned long long)p->call);
 	csv_set(row, COL_read_kernel, "%s", "");
 	csv_set(row, COL_repetitions, "%d", rs->repetitions);
-	csv_set(row, COL_iterations, "%lld", (long long)rs->batches);
+	if (rs->seen)
+		csv_set(row, COL_iterations, "%lld", (long long)rs->batches);
 	csv_set(row, COL_calls_per_batch, "%llu", (unsigned long long)rs->calls_per_thread);
 	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes);
 	csv_set(row, COL_write_bytes, "%llu", (unsigned long long)rs->write_bytes);
@@ -331,7 +334,7 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 		ok &= pool->t[i].ok;
 	if (!ok)
 		verify_failed(pool, p);
-	fill_row(env, p, &rs, ok && rs.repetitions > 0, row);
+	fill_row(env, p, &rs, ok && rs.have[C_GBPS], row);
 	*cpu_share = rs.cpu_share;
 	return ok ? 0 : 1;
 }
