@@ -298,6 +298,9 @@ static int collect(int argc, char **argv, const char **val)
 		}
 		if (!strncmp(a, "--benchmark_out", 15) && strncmp(a, "--benchmark_out_format", 22))
 			return fail("%s: use --json FILE (storebench writes the JSON itself)", a);
+		if (!strncmp(a, "--benchmark_display_aggregates_only", 35))
+			return fail("%s: the console already shows one line (the median) per point, "
+				    "and the JSON must keep every repetition", a);
 		if (!strncmp(a, "--benchmark_", 12) || !strncmp(a, "--v=", 4))
 			continue;
 		for (id = 0; id < O_COUNT; id++)
