@@ -136,7 +136,8 @@ def sweep():
         meta, rows = read_csv(csv)
         for key in ("storebench_version", "git_sha", "utc_time", "command_line", "host",
                     "cpu_codename", "cpu_microcode", "kernel", "glibc_version", "thp_enabled",
-                    "compiler", "benchmark_version", "tsc_hz", "cycles", "preset", "threads"):
+                    "compiler", "benchmark_version", "tsc_hz", "cycles", "preset", "threads",
+                    "placement_cpus", "fill_byte", "prefill_byte", "inject_slowdown_pct"):
             check(key in meta, f"metadata key {key} missing")
         check(float(meta.get("tsc_hz", 0)) > 1e8, f"tsc_hz {meta.get('tsc_hz')}")
         check(rows and rows[0] == COLUMNS, "header differs from csv_columns.def")
