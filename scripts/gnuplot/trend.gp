@@ -18,6 +18,7 @@ set termoption noenhanced
 set datafile separator "\t"
 set multiplot layout n, 1 title sprintf("storebench nightly trend: %s", machine)
 set grid ytics lc rgb "#dddddd"
+set lmargin 10  # panels of different y ranges keep one x axis
 set ylabel "GB/s (median, min-max)"
 set yrange [0:*]
 set offsets 0, 0, graph 0.15, 0

@@ -66,12 +66,27 @@ def _query(storebench, *args):
     return r.stdout
 
 
-def _kernels(storebench):
+def _kernels(storebench, zero_fill):
     lines = _query(storebench, "list", "--tsv").splitlines()
     head = lines[0].split("\t")
     rows = [dict(zip(head, line.split("\t"))) for line in lines[1:] if line.strip()]
-    # FILL_ZERO kernels (clzero) cannot store the default fill byte, so the preset skips them.
-    return [r for r in rows if r.get("available") == "yes" and r.get("fill", "any") == "any"]
+    # Zero-only kernels (clzero) run only when the fill byte is 0, as storebench decides.
+    return [r for r in rows if r.get("available") == "yes" and
+            (zero_fill or r.get("fill", "any") == "any")]
+
+
+def _fill_is_zero(passthrough):
+    """--fill 0 (or 0x00) among the storebench arguments; the last one given wins."""
+    val = None
+    for i, a in enumerate(passthrough):
+        if a == "--fill" and i + 1 < len(passthrough):
+            val = passthrough[i + 1]
+        elif a.startswith("--fill="):
+            val = a.split("=", 1)[1]
+    try:
+        return val is not None and int(val, 0) == 0
+    except ValueError:
+        return False
 
 
 def _per_kind(kernels):
@@ -123,7 +138,7 @@ def shape(storebench, budget_s, passthrough, history=()):
     for key in ("cache_l1d_bytes", "cache_l2_bytes"):
         if not info.get(key, "").isdigit():
             raise BudgetError(f"storebench info gives no {key}; pass the sweep after --")
-    kernels = _kernels(storebench)
+    kernels = _kernels(storebench, _fill_is_zero(passthrough))
     all_names = [k["name"] for k in kernels]
     few = _per_kind(kernels)
     nthreads = 1 if int(info.get("online_cpus", "1")) == 1 else 2
