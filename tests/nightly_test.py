@@ -8,7 +8,8 @@ usage  bad options, a missing binary, a too-small budget, bad storebench argumen
        2, one line on stderr, no run folder left behind.
 gate   three real runs of a tiny sweep (>= 9 repetitions): the first has no baseline (0), the
        second is gated against it (0), the third with --inject-slowdown is flagged (1); then the
-       summary, gate.json, trend plot and a compare-cpus table over two of the runs.
+       summary, gate.json, trend plot, a pinned baseline, a baseline with no common point (2),
+       the budget guard, and a compare-cpus table over two of the runs.
        When another job shares the CPUs, most points come out noisy (cv > 5%) and the gate,
        rightly, flags nothing; the scenario is then tried again, and after three busy attempts
        the test reports itself skipped (77), never passed.
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
@@ -173,6 +175,19 @@ def gate_once(tmp):
     check(disjoint.returncode == 2 and "no point in common" in disjoint.stderr,
           f"no common point with the baseline: exit 2 ({disjoint.returncode}, "
           f"{disjoint.stderr.strip()[-200:]})")
+
+    # the budget guard: 25 s keeps 20 s back for the gate, so this 8-point sweep (about 1 s per
+    # point) gets SIGINT after 5 s, finishes its point, and the points measured are gated
+    t0 = time.monotonic()
+    guard = nightly(tmp, "--machine-id", "gate-budget", "--budget", "25", "--", "--kernels",
+                    "memset,rep_stosb", "--call", "16KiB,32KiB,64KiB,128KiB", "--threads", "1",
+                    "--min-time", "0.1")
+    wall = time.monotonic() - t0
+    gg = load_gate(run_dir_of(guard)) if guard.returncode == 0 else {}
+    check(guard.returncode == 0 and gg.get("budget_stop") and 0 < gg.get("points_run", 0) < 8,
+          f"the budget guard stops the sweep early and gates what was measured "
+          f"({guard.returncode}, {gg.get('points_run')} points, {guard.stderr.strip()[-200:]})")
+    check(wall < 25, f"the guarded run ended within its 25 s budget ({wall:.1f} s)")
 
     cmp_dir = os.path.join(tmp, "cmp")
     r = subprocess.run([os.path.join(ROOT, "scripts", "compare-cpus"), "-o", cmp_dir,
