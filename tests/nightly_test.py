@@ -189,6 +189,17 @@ def gate_once(tmp):
           f"({guard.returncode}, {gg.get('points_run')} points, {guard.stderr.strip()[-200:]})")
     check(wall < 25, f"the guarded run ended within its 25 s budget ({wall:.1f} s)")
 
+    # the default machine id is the folder storebench itself files this machine's results under
+    probe = os.path.join(tmp, "id.csv")
+    subprocess.run([STOREBENCH, "run", "--kernels", "memset", "--call", "4KiB", "--threads", "1",
+                    "--repetitions", "1", "--min-time", "0.001", "--csv", probe],
+                   capture_output=True, check=True)
+    with open(probe) as f:
+        sb_id = next((ln.split("=", 1)[1].strip() for ln in f if ln.startswith("# machine_id=")), "")
+    mine = subprocess.run([NIGHTLY, "--storebench", STOREBENCH, "--print-machine-id"],
+                          capture_output=True, text=True).stdout.strip()
+    check(sb_id and mine == sb_id, f"machine id: scripts/nightly {mine!r}, storebench {sb_id!r}")
+
     cmp_dir = os.path.join(tmp, "cmp")
     r = subprocess.run([os.path.join(ROOT, "scripts", "compare-cpus"), "-o", cmp_dir,
                         os.path.join(d1, "nightly.csv"), os.path.join(d3, "nightly.csv")],
