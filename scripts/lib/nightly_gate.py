@@ -102,7 +102,9 @@ def run_compare(base_json, new_json, alpha, table_out, diff_out, compare_py=None
         err = (r.stderr.strip().splitlines() or ["no output"])[-1]
         raise SetupError(f"compare.py failed on {base_json} vs {new_json}: {err}")
     with open(table_out, "w") as f:
-        f.write(r.stdout)
+        # compare.py names the per-byte copies it was given; name the run files instead
+        f.write(r.stdout.replace(f"Comparing {base_m} to {new_m}",
+                                 f"Comparing {base_json} to {new_json}; times are {NS_PER_MB}", 1))
     with open(diff_out) as f:
         return json.load(f), base_doc, new_doc
 
