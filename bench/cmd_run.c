@@ -24,7 +24,7 @@
 #include "sweep.h"
 #include "tsc.h"
 
-/* Below this CPU time / timed time, thread 0 shared its CPU with other work during a point. */
+/* Below this CPU time / wall time, a thread shared its CPU with other work during a point. */
 #define STARVED_SHARE 0.9
 
 /* Headroom left to the OS when checking buffers against MemAvailable. */

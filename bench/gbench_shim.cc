@@ -94,7 +94,6 @@ private:
 		r.repetitions = run.repetitions;
 		r.iterations = run.iterations;
 		r.seconds = run.iterations ? run.real_accumulated_time / (double)run.iterations : 0;
-		r.cpu_seconds = run.iterations ? run.cpu_accumulated_time / (double)run.iterations : 0;
 		r.ncounters = n;
 		r.counters = counters;
 		if (report)

@@ -45,8 +45,6 @@ struct gbs_run {
 	int64_t repetitions; /* of the point, as Google Benchmark planned them */
 	int64_t iterations; /* batches x batch_iterations */
 	double seconds;     /* manual time per iteration, i.e. per call (repetitions only) */
-	double cpu_seconds; /* CPU time of the calling thread per iteration: well below seconds
-			     * when something else ran on its CPU */
 	size_t ncounters;
 	const struct gbs_counter *counters;
 };

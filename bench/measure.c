@@ -6,6 +6,7 @@
 #include "measure.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gbench_shim.h"
@@ -25,11 +26,13 @@ struct stat {
 	bool have_cv;
 };
 
-enum counter { C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_COUNT };
+enum counter {
+	C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_CPU_SHARE, C_COUNT
+};
 
 static const char *const counter_name[C_COUNT] = {
 	[C_GBPS] = "GB/s", [C_NS_CALL] = "ns/call", [C_TICKS_CALL] = "ticks/call",
-	[C_TICKS_LINE] = "ticks/line", [C_CYCLES_CALL] = "cycles/call",
+	[C_TICKS_LINE] = "ticks/line", [C_CYCLES_CALL] = "cycles/call", [C_CPU_SHARE] = "cpu_share",
 };
 
 struct run_state {
@@ -40,11 +43,11 @@ struct run_state {
 	uint64_t write_bytes, read_bytes; /* per batch, all threads */
 	/* accumulated over one Google Benchmark run */
 	uint64_t iters, ns, ticks, cycles;
+	uint64_t *cpu_ns, *wall_ns;    /* per thread */
 	/* what the reporter saw */
 	int repetitions;           /* as Google Benchmark ran them */
 	int seen;                  /* repetitions reported one by one (not with aggregates only) */
 	int64_t batches;           /* timed batches per repetition */
-	double cpu_share;          /* lowest thread-0 CPU time / timed time over repetitions */
 	bool have[C_COUNT];
 	struct stat st[C_COUNT];
 };
@@ -54,6 +57,8 @@ static void begin(void *ctx)
 	struct run_state *rs = ctx;
 
 	rs->iters = rs->ns = rs->ticks = rs->cycles = 0;
+	memset(rs->cpu_ns, 0, rs->p->threads * sizeof *rs->cpu_ns);
+	memset(rs->wall_ns, 0, rs->p->threads * sizeof *rs->wall_ns);
 }
 
 static double batch(void *ctx)
@@ -65,13 +70,17 @@ static double batch(void *ctx)
 	rs->ns += bt.ns;
 	rs->ticks += bt.ticks;
 	rs->cycles += bt.cycles;
+	for (unsigned i = 0; i < rs->p->threads; i++) {
+		rs->cpu_ns[i] += rs->env->pool->t[i].cpu_ns;
+		rs->wall_ns[i] += rs->env->pool->t[i].wall_ns;
+	}
 	return (double)bt.ns / 1e9;
 }
 
 static size_t end(void *ctx, struct gbs_counter *out)
 {
 	struct run_state *rs = ctx;
-	double calls = (double)rs->iters * (double)rs->calls_per_thread, lines;
+	double calls = (double)rs->iters * (double)rs->calls_per_thread, lines, share = 1;
 	size_t n = 0;
 
 	if (!rs->iters || !rs->ns)
@@ -89,6 +98,11 @@ static size_t end(void *ctx, struct gbs_counter *out)
 	if (rs->env->cycles)
 		out[n++] = (struct gbs_counter){ counter_name[C_CYCLES_CALL],
 			(double)rs->cycles / rs->p->threads / calls };
+	/* the makespan is the slowest thread's: the least CPU any thread got is what matters */
+	for (unsigned i = 0; i < rs->p->threads; i++)
+		if (rs->wall_ns[i] && (double)rs->cpu_ns[i] / (double)rs->wall_ns[i] < share)
+			share = (double)rs->cpu_ns[i] / (double)rs->wall_ns[i];
+	out[n++] = (struct gbs_counter){ counter_name[C_CPU_SHARE], share };
 	return n;
 }
 
@@ -112,8 +126,6 @@ static void report(void *ctx, const struct gbs_run *r)
 	if (!*r->aggregate) {
 		rs->seen++;
 		rs->batches = r->iterations / (int64_t)rs->calls_per_thread;
-		if (r->seconds > 0 && r->cpu_seconds / r->seconds < rs->cpu_share)
-			rs->cpu_share = r->cpu_seconds / r->seconds;
 	}
 	for (size_t i = 0; i < r->ncounters; i++) {
 		int c = counter_index(r->counters[i].name);
@@ -294,7 +306,8 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	set_stat(row, COL_ticks_per_call_median, rs, C_TICKS_CALL, rs->st[C_TICKS_CALL].median);
 	set_stat(row, COL_ticks_per_line_median, rs, C_TICKS_LINE, rs->st[C_TICKS_LINE].median);
 	set_stat(row, COL_cycles_per_call_median, rs, C_CYCLES_CALL, rs->st[C_CYCLES_CALL].median);
-	csv_set(row, COL_cpu_share_min, "%.3f", rs->cpu_share);
+	if (rs->have[C_CPU_SHARE])
+		csv_set(row, COL_cpu_share_min, "%.3f", rs->st[C_CPU_SHARE].min);
 	csv_set(row, COL_verified, "ok");
 }
 
@@ -312,7 +325,12 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	memset(&rs, 0, sizeof rs);
 	rs.env = env;
 	rs.p = p;
-	rs.cpu_share = 1;
+	rs.cpu_ns = calloc(p->threads, sizeof *rs.cpu_ns);
+	rs.wall_ns = calloc(p->threads, sizeof *rs.wall_ns);
+	if (!rs.cpu_ns || !rs.wall_ns) {
+		fprintf(stderr, "storebench run: out of memory\n");
+		return -1;
+	}
 	if (prepare(env, p))
 		return -1;
 	pool->store = p->k->fn;
@@ -335,6 +353,8 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	if (!ok)
 		verify_failed(pool, p);
 	fill_row(env, p, &rs, ok && rs.have[C_GBPS], row);
-	*cpu_share = rs.cpu_share;
+	*cpu_share = rs.have[C_CPU_SHARE] ? rs.st[C_CPU_SHARE].min : 1;
+	free(rs.cpu_ns);
+	free(rs.wall_ns);
 	return ok ? 0 : 1;
 }

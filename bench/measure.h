@@ -23,8 +23,8 @@ struct measure_env {
 /*
  * Measure p and fill row.  Returns 0 when measured and verified, 1 on a failed verification
  * (row marked, numbers left empty: an error is not a number), -1 when buffers cannot be had.
- * *cpu_share is the lowest CPU time / timed time of thread 0 over the repetitions: well below 1
- * means the pinned CPU was shared with other work while the point ran.
+ * *cpu_share is the least CPU time / wall time any thread got in a repetition: well below 1
+ * means a pinned CPU was shared with other work while the point ran.
  */
 int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row,
 		  double *cpu_share);

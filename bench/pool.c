@@ -52,10 +52,18 @@ static void barrier(struct pool *p)
 		_mm_pause();
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void batch(struct pool_thread *t)
 {
 	struct pool *p = t->pool;
-	uint64_t cy0 = 0;
+	uint64_t cy0 = 0, wall0 = mono_ns(), cpu0 = thread_cpu_ns(); /* a syscall: before the barrier */
 
 	barrier(p);
 	if (t->cycles_fd >= 0)
@@ -74,6 +82,8 @@ static void batch(struct pool_thread *t)
 	t->c1 = tsc_read();
 	t->t1_ns = mono_ns();
 	t->cyc = t->cycles_fd >= 0 ? cycles_read(t->cycles_fd) - cy0 : 0;
+	t->cpu_ns = thread_cpu_ns() - cpu0;
+	t->wall_ns = mono_ns() - wall0;
 }
 
 /* Bytes from the region start that prefill and verify cover: misalignment + plan + guard. */

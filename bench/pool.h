@@ -31,6 +31,9 @@ struct pool_thread {
 	uint64_t t0_ns, t1_ns;  /* batch start and end, CLOCK_MONOTONIC_RAW */
 	uint64_t c0, c1;        /* the same instants in TSC ticks */
 	uint64_t cyc;           /* core cycles in the batch (user space) */
+	uint64_t cpu_ns;        /* this thread's CPU time across the batch, barrier included */
+	uint64_t wall_ns;       /* wall time across the same span: cpu_ns well below it means the
+				 * CPU was shared with other work while the batch ran */
 	bool ok;                /* last ALLOC/VERIFY succeeded */
 	const char *bad;        /* VERIFY: first wrong byte */
 	char err[200];          /* ALLOC: why it failed */
