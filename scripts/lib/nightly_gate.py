@@ -198,7 +198,7 @@ def _decide(p, alpha, threshold, cv_max):
     if cv > cv_max:
         p["status"] = "noisy"
         p["why"] = "moved, but " if moved else ""
-        p["why"] += f"cv {cv:.1%} > {cv_max:.1%}"
+        p["why"] += f"cv {cv:.2%} > {cv_max:.2%}"
     elif moved:
         p["status"] = "regression" if p["ratio"] < 1 else "improvement"
 
