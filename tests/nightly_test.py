@@ -10,9 +10,9 @@ gate   three real runs of a tiny sweep (>= 9 repetitions): the first has no base
        second is gated against it (0), the third with --inject-slowdown is flagged (1); then the
        summary, gate.json, trend plot, a pinned baseline, a baseline with no common point (2),
        the budget guard, and a compare-cpus table over two of the runs.
-       When another job shares the CPUs, most points come out noisy (cv > 5%) and the gate,
-       rightly, flags nothing; the scenario is then tried again, and after three busy attempts
-       the test reports itself skipped (77), never passed.
+       When another job shares the CPUs, most points come out noisy (cv > 5%) and nightly,
+       rightly, refuses to judge (status 2, "too noisy to gate"); the scenario is then tried
+       again, and after three busy attempts the test reports itself skipped (77), never passed.
 """
 
 import json
@@ -82,6 +82,15 @@ def load_gate(run_dir):
         return json.load(f)
 
 
+def measured(tmp, *args):
+    """A nightly run that measures: when the machine is too busy to judge, nightly says so
+    (status 2, "too noisy to gate") and this attempt cannot show the gate either way."""
+    r = nightly(tmp, *args)
+    if r.returncode == 2 and "too noisy to gate" in r.stderr:
+        raise Busy(r.stderr.strip().splitlines()[-1])
+    return r
+
+
 def run_dir_of(r):
     out = r.stdout.strip().splitlines()
     return out[-1] if out else ""
@@ -111,7 +120,7 @@ def gate(tmp):
 def gate_once(tmp):
     os.makedirs(tmp)
     common = ["--machine-id", "gate-test", *GATE, "--"] + SWEEP
-    first = nightly(tmp, *common)
+    first = measured(tmp, *common)
     if not check(first.returncode == 0,
                  f"first run: exit 0, got {first.returncode}: {first.stderr[-800:]}"):
         return
@@ -121,7 +130,7 @@ def gate_once(tmp):
     with open(os.path.join(d1, "summary.md")) as f:
         check("No baseline" in f.read(), "first run's summary says there is no baseline")
 
-    second = nightly(tmp, *common)
+    second = measured(tmp, *common)
     d2 = run_dir_of(second)
     check(second.returncode == 0, f"two normal runs: exit 0, got {second.returncode}: "
           f"{second.stderr[-800:]}")
@@ -136,7 +145,7 @@ def gate_once(tmp):
           "every point has compare.py's U-test p-value over >= 9 repetitions")
     check(not any(p["status"] == "regression" for p in pts), "no point of a normal run regressed")
 
-    slow = nightly(tmp, *common, "--inject-slowdown", "40")
+    slow = measured(tmp, *common, "--inject-slowdown", "40")
     d3 = run_dir_of(slow)
     check(slow.returncode == 1, f"--inject-slowdown 40: exit 1, got {slow.returncode}: "
           f"{slow.stderr[-800:]}")
@@ -158,7 +167,7 @@ def gate_once(tmp):
         check(f.read(8) == b"\x89PNG\r\n\x1a\n", "trend.png is a PNG")
 
     # pinned baseline: the slowed run against the first, through --baseline
-    pinned = nightly(tmp, "--machine-id", "gate-pinned", "--baseline",
+    pinned = measured(tmp, "--machine-id", "gate-pinned", "--baseline",
                      os.path.join(d3, "nightly.json"), *GATE, "--", *SWEEP)
     check(pinned.returncode == 0, f"a normal run against a slowed baseline: exit 0 "
           f"(improvements only), got {pinned.returncode}")
@@ -169,7 +178,7 @@ def gate_once(tmp):
           "a normal run against the slowed baseline shows improvements")
 
     # a baseline sharing no point with tonight's sweep gates nothing: status 2, not a green light
-    disjoint = nightly(tmp, "--machine-id", "gate-disjoint", "--baseline",
+    disjoint = measured(tmp, "--machine-id", "gate-disjoint", "--baseline",
                        os.path.join(d1, "nightly.json"), *GATE, "--", "--kernels", "rep_stosq",
                        "--call", "4KiB", "--threads", "1", "--min-time", "0.005")
     check(disjoint.returncode == 2 and "no point in common" in disjoint.stderr,
@@ -179,7 +188,7 @@ def gate_once(tmp):
     # the budget guard: 25 s keeps 20 s back for the gate, so this 8-point sweep (about 1 s per
     # point) gets SIGINT after 5 s, finishes its point, and the points measured are gated
     t0 = time.monotonic()
-    guard = nightly(tmp, "--machine-id", "gate-budget", "--budget", "25", "--", "--kernels",
+    guard = measured(tmp, "--machine-id", "gate-budget", "--budget", "25", "--", "--kernels",
                     "memset,rep_stosb", "--call", "16KiB,32KiB,64KiB,128KiB", "--threads", "1",
                     "--min-time", "0.1")
     wall = time.monotonic() - t0
@@ -188,6 +197,24 @@ def gate_once(tmp):
           f"the budget guard stops the sweep early and gates what was measured "
           f"({guard.returncode}, {gg.get('points_run')} points, {guard.stderr.strip()[-200:]})")
     check(wall < 25, f"the guarded run ended within its 25 s budget ({wall:.1f} s)")
+
+    # a busy neighbour on the very CPU being measured: most points scatter, and nightly refuses
+    # to judge (status 2) and keeps the run out of the baselines (no gate.json)
+    cpu = max(os.sched_getaffinity(0))
+    hog = subprocess.Popen([sys.executable, "-c", "import os\nos.sched_setaffinity(0, {%d})\n"
+                            "while True:\n    pass" % cpu])
+    try:
+        busy = nightly(tmp, "--machine-id", "gate-busy", *GATE, "--", *SWEEP)
+    finally:
+        hog.kill()
+        hog.wait()
+    bd = os.path.join(tmp, "gate-busy")
+    runs = os.listdir(bd) if os.path.isdir(bd) else []
+    check(busy.returncode == 2 and "too noisy to gate" in busy.stderr,
+          f"a run sharing its CPU with a busy loop is not gated: exit 2 ({busy.returncode}, "
+          f"{busy.stderr.strip()[-200:]})")
+    check(not any(os.path.isfile(os.path.join(bd, d, "gate.json")) for d in runs),
+          "the noisy run is never a baseline (no gate.json)")
 
     # the default machine id is the folder storebench itself files this machine's results under
     probe = os.path.join(tmp, "id.csv")

@@ -203,5 +203,13 @@ def _decide(p, alpha, threshold, cv_max):
         p["status"] = "regression" if p["ratio"] < 1 else "improvement"
 
 
+def noisy_share(doc, cv_max):
+    """(noisy, total): points of one run whose cv over the repetitions (Google Benchmark's cv
+    aggregate of the batch time) exceeds cv_max."""
+    cvs = [b["real_time"] for b in doc["benchmarks"]
+           if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "cv"]
+    return sum(cv > cv_max for cv in cvs), len(cvs)
+
+
 def verdict(points):
     return 1 if any(p["status"] == "regression" for p in points) else 0

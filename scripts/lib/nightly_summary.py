@@ -89,6 +89,10 @@ def write(path, res, csv_path, plots, trend):
     L = ["# storebench nightly: %s, %s" % (res["machine_id"], date), ""]
     if res.get("error"):
         L.append("**Not gated** (exit status 2): %s." % res["error"])
+        if res.get("too_noisy"):
+            L.append("")
+            L.append("This run is kept but never used as a baseline (its record is "
+                     "not-a-baseline.json, not gate.json).")
     elif not res["baseline"]:
         L.append("**No baseline**: first complete run of this machine id; it is the baseline "
                  "for the next run. Exit status 0.")
