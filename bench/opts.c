@@ -14,16 +14,17 @@
 #include <string.h>
 
 struct preset {
-	const char *name, *kernels, *call, *ws, *threads, *rw, *rw_mode, *rw_layout, *chunk;
+	const char *name, *kernels, *call, *ws, *threads;
 	int repetitions;
 	double min_time;
+	const char *rw, *rw_mode, *rw_layout, *chunk;
 	const char *desc;
 };
 
 static const struct preset presets[] = {
-#define PRESET(name, kernels, call, ws, threads, rw, rw_mode, rw_layout, chunk, reps, min_time, \
+#define PRESET(name, kernels, call, ws, threads, reps, min_time, rw, rw_mode, rw_layout, chunk, \
 	       desc) \
-	{ #name, kernels, call, ws, threads, rw, rw_mode, rw_layout, chunk, reps, min_time, desc },
+	{ #name, kernels, call, ws, threads, reps, min_time, rw, rw_mode, rw_layout, chunk, desc },
 #include "presets.def"
 #undef PRESET
 };
