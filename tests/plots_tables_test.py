@@ -5,6 +5,7 @@
 """Usage: plots_tables_test.py render STOREBENCH SRCDIR
        plots_tables_test.py golden SRCDIR [--update]
        plots_tables_test.py badinput SRCDIR
+       plots_tables_test.py shared SRCDIR
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -155,6 +156,43 @@ def badinput(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def shared(src):
+    """A point flagged as run on a shared CPU is starred in the table and nothing else is: the
+    fixture gets a cpu_share_min column (0.5 on one row, 1.0 elsewhere) in a temporary copy."""
+    fixture = os.path.join(src, FIXTURE)
+    tmp = tempfile.mkdtemp(prefix="sb-shared-")
+    try:
+        with open(fixture) as f:
+            lines = f.read().splitlines()
+        head = next(i for i, l in enumerate(lines) if not l.startswith("#"))
+        cols = lines[head].split(",")
+        out = lines[:head] + [lines[head] + ",cpu_share_min"]
+        flagged = 0
+        for l in lines[head + 1:]:
+            r = dict(zip(cols, l.split(",")))
+            hit = (r["kernel"], r["call_bytes"], r["ws_mode"], r["threads"], r["misalign_bytes"]) == \
+                ("memset", "262144", "call", "1", "0")
+            flagged += hit
+            out.append(l + (",0.5" if hit else ",1.0"))
+        if flagged != 1:
+            fail("fixture has %d rows for the shared-CPU probe, want 1" % flagged)
+        path = os.path.join(tmp, "shared.csv")
+        with open(path, "w") as f:
+            f.write("\n".join(out) + "\n")
+        r = run([os.path.join(src, "scripts/table"), "--section", "checksum", path])
+        if r.returncode != 0:
+            fail("table on the shared-CPU copy: exit %d: %s" % (r.returncode, r.stderr))
+        starred = [l for l in r.stdout.splitlines() if "*" in l and not l.startswith(("*", "**"))]
+        if len(starred) != 1 or not starred[0].startswith("memset") or starred[0].count("*") != 1:
+            fail("want exactly the memset row starred once, got %r" % starred)
+        if "cpu_share_min" not in r.stdout:
+            fail("no note explaining the star:\n" + r.stdout)
+        print("ok: the one shared-CPU point is starred, with its note")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == "render":
         return render(argv[1], argv[2])
@@ -162,6 +200,8 @@ def main(argv):
         return golden(argv[1], "--update" in argv[2:])
     if len(argv) == 2 and argv[0] == "badinput":
         return badinput(argv[1])
+    if len(argv) == 2 and argv[0] == "shared":
+        return shared(argv[1])
     sys.stderr.write(__doc__ + "\n")
     return 2
 

@@ -7,6 +7,7 @@
 #   sel<i>(d)            row filter over column()/strcol() of that CSV (the dummy d is unused)
 #   xv<i>(d) yv<i>(d)    x and y of a row; yl<i>(d) yh<i>(d) the error-bar range
 #   t<i> c<i> d<i> p<i> w<i>   legend title, rgb colour, dash type, point type, line width
+#   st<i>                "points" for a marker series (optional; default linespoints)
 #   ncache, cx<i>, cl<i> vertical markers (cache sizes) at x = cx<i> labelled cl<i>
 #   ptitle, outbase, formats ("png svg"), errbars (0/1), keypos (optional "set key" placement)
 set datafile separator ","
@@ -33,16 +34,23 @@ set grid xtics ytics linecolor rgb "#e0e0e0" dashtype 1
 set border 3
 set tics nomirror
 
-# error bars first, so the lines and points of every series stay on top of them
-cmd = 'plot for [i=1:n] sprintf("$s%d", i) using 1:2 smooth unique with linespoints' . \
-	' linewidth value(sprintf("w%d", i)) linecolor rgb value(sprintf("c%d", i))' . \
-	' dashtype value(sprintf("d%d", i)) pointtype value(sprintf("p%d", i)) pointsize 0.7' . \
-	' title value(sprintf("t%d", i))'
-if (errbars) {
-	cmd = 'plot for [i=1:n] sprintf("$s%d", i) using 1:2:3:4 with yerrorbars' . \
-		' linecolor rgb value(sprintf("c%d", i)) pointtype value(sprintf("p%d", i))' . \
-		' pointsize 0.7 notitle, ' . cmd[6:]
+# One clause per series, naming its own variables; st<i> (optional) is the style, linespoints
+# unless the driver asks for points (the markers of points measured on a shared CPU).
+cmd = ""
+do for [i=1:n] {
+	st = exists(sprintf("st%d", i)) ? value(sprintf("st%d", i)) : "linespoints"
+	# lines are sorted by x (smooth unique); marks are drawn point by point, never averaged
+	cmd = cmd . (i > 1 ? ", " : "") . sprintf('$s%d using 1:2 %s with %s linewidth w%d' . \
+		' linecolor rgb c%d dashtype d%d pointtype p%d pointsize %s title t%d', \
+		i, (st eq "points" ? "" : "smooth unique"), st, i, i, i, i, (st eq "points" ? "1.8" : "0.7"), i)
 }
+# error bars first, so the lines and points of every series stay on top of them
+if (errbars) {
+	cmd = 'for [i=1:n] sprintf("$s%d", i) using 1:2:3:4 with yerrorbars' . \
+		' linecolor rgb value(sprintf("c%d", i)) pointtype value(sprintf("p%d", i))' . \
+		' pointsize 0.7 notitle, ' . cmd
+}
+cmd = "plot " . cmd
 
 do for [f=1:words(formats)] {
 	fmt = word(formats, f)

@@ -17,7 +17,7 @@ import re
 import sys
 
 __all__ = ["CsvError", "Run", "load", "fail", "num", "fmt_bytes", "parse_bytes", "geomean",
-           "size_class", "DIMS"]
+           "size_class", "DIMS", "shared", "SHARED_BELOW"]
 
 # The columns that say which point a row is (with the kernel).  Some follow others (chunk_bytes is
 # the call size when nothing is read), so only one that varies at a fixed rest is an axis of its own.
@@ -86,6 +86,16 @@ def size_class(ws, l1, l2, l3):
     if l3 and ws <= l3:
         return "L3"
     return "DRAM"
+
+
+SHARED_BELOW = 0.9  # cpu_share_min under this: another task shared a pinned CPU during the point
+
+
+def shared(row):
+    """True when the row's point ran while other work shared a pinned CPU (its numbers are low);
+    False when it did not or when the CSV predates the cpu_share_min column."""
+    v = num(row.get("cpu_share_min"))
+    return v is not None and v < SHARED_BELOW
 
 
 class Run:
