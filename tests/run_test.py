@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# run_test.py — `storebench run` end to end: bad input exits 2 with one line and no file; a tiny sweep
-# writes verified rows and valid JSON; SIGINT leaves complete files; rw mixes account for every byte.
+# run_test.py — `storebench run` end to end: bad input exits 2, one line, no file; a tiny sweep
+# writes verified rows and valid JSON; SIGINT leaves complete files; rw mixes account for each byte.
 # Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint|rw
 import json
 import os
@@ -220,8 +220,8 @@ def rw():
     with tempfile.TemporaryDirectory() as d:
         r = run(common + ["--threads", "1", "--csv", "store.csv"], d)
         check(r.returncode == 0, f"store-only run exit {r.returncode}: {r.stderr[-1000:]}")
-        r = run(common + ["--threads", "1", "--rw", "100,75,50,0", "--rw-layout", "spread,contiguous",
-                          "--chunk", "4KiB,3KiB", "--csv", "mix.csv"], d)
+        r = run(common + ["--threads", "1", "--rw", "100,75,50,0", "--rw-layout",
+                          "spread,contiguous", "--chunk", "4KiB,3KiB", "--csv", "mix.csv"], d)
         check(r.returncode == 0, f"rw run exit {r.returncode}: {r.stderr[-1000:]}")
         _, store = rw_rows(os.path.join(d, "store.csv"))
         meta, mix = rw_rows(os.path.join(d, "mix.csv"))
@@ -253,7 +253,8 @@ def rw():
                   f"rw {x['rw_ratio']}: {wr / passes} bytes written per pass of {region}")
             check(x["call_bytes"] == x["chunk_bytes"] and x["ws_bytes"] == str(region) and
                   x["ws_mode"] == "seq", f"mixed row: chunk is the call, region the ws: {x}")
-            check(x["read_kernel"] == meta.get("read_kernel") and x["read_kernel"].startswith("load_"),
+            check(x["read_kernel"] == meta.get("read_kernel") and
+                  x["read_kernel"].startswith("load_"),
                   f"read_kernel {x['read_kernel']!r}, metadata {meta.get('read_kernel')!r}")
             if x["rw_ratio"] == "0":
                 check(wr == 0 and float(x["write_gbps"]) == 0, f"rw 0 wrote: {x}")
@@ -267,7 +268,8 @@ def rw():
         if len(os.sched_getaffinity(0)) < 2:
             print("note: one CPU here: split mode not exercised")
             return
-        r = run(common + ["--threads", "2", "--rw", "50", "--rw-mode", "split", "--csv", "split.csv"], d)
+        r = run(common + ["--threads", "2", "--rw", "50", "--rw-mode", "split",
+                          "--csv", "split.csv"], d)
         check(r.returncode == 0, f"split run exit {r.returncode}: {r.stderr[-1000:]}")
         _, split = rw_rows(os.path.join(d, "split.csv"))
         check(len(split) == nk, f"{len(split)} split rows, want {nk}")
