@@ -136,6 +136,12 @@ static char *run_metadata(int argc, char **argv, const struct cpu_info *cpu,
 	metadata_kv(m, "", "prefill_byte", "%u", o->prefill);
 	join_list(&o->misalign, buf, sizeof buf);
 	metadata_kv(m, "", "misalign", "%s", buf);
+	metadata_kv(m, "", "rw", "%s", o->rw_spec);
+	metadata_kv(m, "", "rw_mode", "%s", o->rw_mode_spec);
+	metadata_kv(m, "", "rw_layout", "%s", o->rw_layout_spec);
+	join_list(&o->chunk, buf, sizeof buf);
+	metadata_kv(m, "", "chunk_bytes", "%s", buf);
+	metadata_kv(m, "", "read_kernel", "%s", o->load->name);
 	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
 	else
@@ -192,7 +198,7 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	struct pool pool;
 	struct measure_env env = { 0 };
 	char cycles_note[200], err[256], *meta;
-	size_t npts, skipped, name_width = 0, done = 0, starved = 0;
+	size_t npts, skipped, skipped_rw, name_width = 0, done = 0, starved = 0;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
 	int rc, status = 0;
@@ -209,7 +215,12 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 		o->repetitions = 0;
 	if (has_flag(argc, argv, "--benchmark_min_time"))
 		o->min_time = 0;
-	pts = *points = sweep_points(o, &npts, &skipped);
+	pts = *points = sweep_points(o, &npts, &skipped, &skipped_rw);
+	if (!pts)
+		return 2;
+	if (skipped_rw)
+		fprintf(stderr, "storebench run: note: %zu read/write combinations skipped (a mix walks "
+				"seq regions, not cold/random; split needs 2 threads)\n", skipped_rw);
 	if (skipped)
 		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
 				"exceeds the working set\n", skipped);

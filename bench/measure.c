@@ -27,12 +27,14 @@ struct stat {
 };
 
 enum counter {
-	C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_CPU_SHARE, C_COUNT
+	C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_CPU_SHARE, C_READ_GBPS,
+	C_WRITE_GBPS, C_COUNT
 };
 
 static const char *const counter_name[C_COUNT] = {
 	[C_GBPS] = "GB/s", [C_NS_CALL] = "ns/call", [C_TICKS_CALL] = "ticks/call",
 	[C_TICKS_LINE] = "ticks/line", [C_CYCLES_CALL] = "cycles/call", [C_CPU_SHARE] = "cpu_share",
+	[C_READ_GBPS] = "read GB/s", [C_WRITE_GBPS] = "write GB/s",
 };
 
 struct run_state {
@@ -40,14 +42,18 @@ struct run_state {
 	const struct point *p;
 	uint64_t passes;
 	uint64_t calls_per_thread;     /* per batch */
-	uint64_t write_bytes, read_bytes; /* per batch, all threads */
+	uint64_t write_bytes, read_bytes; /* per batch, all threads, split readers' not included */
+	unsigned writers;              /* threads that store: ticks/line is per line one of them wrote */
+	uint64_t until_read, until_batches; /* split readers' bytes over every timed batch */
 	/* accumulated over one Google Benchmark run */
-	uint64_t iters, ns, ticks, cycles;
+	uint64_t iters, ns, ticks, cycles, run_until_read;
 	uint64_t *cpu_ns, *wall_ns;    /* per thread */
 	/* what the reporter saw */
 	int repetitions;           /* as Google Benchmark ran them */
 	int seen;                  /* repetitions reported one by one (not with aggregates only) */
 	int64_t batches;           /* timed batches per repetition */
+	double *rep_gbps, *rep_read; /* each repetition's total and read GB/s, as reported */
+	int nrep, rep_cap;
 	bool have[C_COUNT];
 	struct stat st[C_COUNT];
 };
@@ -56,7 +62,7 @@ static void begin(void *ctx)
 {
 	struct run_state *rs = ctx;
 
-	rs->iters = rs->ns = rs->ticks = rs->cycles = 0;
+	rs->iters = rs->ns = rs->ticks = rs->cycles = rs->run_until_read = 0;
 	memset(rs->cpu_ns, 0, rs->p->threads * sizeof *rs->cpu_ns);
 	memset(rs->wall_ns, 0, rs->p->threads * sizeof *rs->wall_ns);
 }
@@ -70,6 +76,9 @@ static double batch(void *ctx)
 	rs->ns += bt.ns;
 	rs->ticks += bt.ticks;
 	rs->cycles += bt.cycles;
+	rs->run_until_read += bt.read_bytes;
+	rs->until_read += bt.read_bytes;
+	rs->until_batches++;
 	for (unsigned i = 0; i < rs->p->threads; i++) {
 		rs->cpu_ns[i] += rs->env->pool->t[i].cpu_ns;
 		rs->wall_ns[i] += rs->env->pool->t[i].wall_ns;
@@ -80,14 +89,21 @@ static double batch(void *ctx)
 static size_t end(void *ctx, struct gbs_counter *out)
 {
 	struct run_state *rs = ctx;
-	double calls = (double)rs->iters * (double)rs->calls_per_thread, lines, share = 1;
+	double calls = (double)rs->iters * (double)rs->calls_per_thread, lines = 0, share = 1;
+	double written = (double)rs->write_bytes * (double)rs->iters;
+	double read = (double)rs->read_bytes * (double)rs->iters + (double)rs->run_until_read;
 	size_t n = 0;
 
 	if (!rs->iters || !rs->ns)
 		return 0;
-	lines = (double)rs->iters * (double)rs->write_bytes / rs->p->threads / 64.0;
-	out[n++] = (struct gbs_counter){ counter_name[C_GBPS],
-		(double)(rs->write_bytes + rs->read_bytes) * (double)rs->iters / (double)rs->ns };
+	if (rs->writers)
+		lines = written / rs->writers / 64.0;
+	/* read and write over the same makespan: they add up to the total in every repetition */
+	out[n++] = (struct gbs_counter){ counter_name[C_GBPS], (written + read) / (double)rs->ns };
+	if (point_mixed(rs->p)) {
+		out[n++] = (struct gbs_counter){ counter_name[C_READ_GBPS], read / (double)rs->ns };
+		out[n++] = (struct gbs_counter){ counter_name[C_WRITE_GBPS], written / (double)rs->ns };
+	}
 	out[n++] = (struct gbs_counter){ counter_name[C_NS_CALL], (double)rs->ns / calls };
 	if (rs->env->tsc_hz > 0) {
 		out[n++] = (struct gbs_counter){ counter_name[C_TICKS_CALL], (double)rs->ticks / calls };
@@ -127,6 +143,11 @@ static void report(void *ctx, const struct gbs_run *r)
 		rs->seen++;
 		rs->batches = r->iterations / (int64_t)rs->calls_per_thread;
 	}
+	if (!*r->aggregate && !rs->rep_gbps && r->repetitions > 0) {
+		rs->rep_gbps = calloc((size_t)r->repetitions, sizeof *rs->rep_gbps);
+		rs->rep_read = calloc((size_t)r->repetitions, sizeof *rs->rep_read);
+		rs->rep_cap = rs->rep_gbps && rs->rep_read ? (int)r->repetitions : 0;
+	}
 	for (size_t i = 0; i < r->ncounters; i++) {
 		int c = counter_index(r->counters[i].name);
 		double v = r->counters[i].value;
@@ -134,6 +155,10 @@ static void report(void *ctx, const struct gbs_run *r)
 
 		if (c < 0)
 			continue;
+		if (!*r->aggregate && rs->nrep < rs->rep_cap && c == C_GBPS)
+			rs->rep_gbps[rs->nrep] = v;
+		if (!*r->aggregate && rs->nrep < rs->rep_cap && c == C_READ_GBPS)
+			rs->rep_read[rs->nrep] = v;
 		s = &rs->st[c];
 		rs->have[c] = true;
 		if (!*r->aggregate && rs->seen == 1)
@@ -151,6 +176,46 @@ static void report(void *ctx, const struct gbs_run *r)
 			s->have_cv = true;
 		}
 	}
+	if (!*r->aggregate && rs->nrep < rs->rep_cap)
+		rs->nrep++;
+}
+
+/*
+ * Thread i's plan for a read/write point.  interleave: the mix over its own region.  split: a
+ * writer stores its whole region in chunk calls, a reader loads its region in chunk calls; while
+ * there are writers, readers keep reading until the last writer is done (pool.c), so the bytes
+ * they manage next to that store kernel are the measurement.
+ */
+static int mixed_plan(struct pool *pool, const struct point *p, unsigned i)
+{
+	static const struct rw_ratio all_write = { 1, 1, "100" }, all_read = { 0, 1, "0" };
+	struct pool_thread *t = &pool->t[i];
+	const struct rw_ratio *r = &p->rw;
+	enum rw_layout layout = p->rw_layout;
+	struct rw_split split;
+	char err[256];
+
+	if (p->rw_mode == RW_MODE_split) {
+		bool writes;
+
+		if (rw_split_init(&split, p->threads, &p->rw, err, sizeof err)) {
+			fprintf(stderr, "storebench run: %s\n", err); /* sweep.c rules it out */
+			return -1;
+		}
+		writes = rw_split_role(&split, i) == RW_WRITE;
+		r = writes ? &all_write : &all_read;
+		layout = RW_LAYOUT_spread;
+		t->signals_stop = writes && split.readers;
+		t->reads_until_stop = !writes && split.writers;
+		pool->writers += t->signals_stop;
+	}
+	plan_free(&t->plan);
+	t->plan_mode = -1; /* not a store plan: never reused as one */
+	if (!plan_rw(&t->plan, p->ws, p->call, r, layout)) {
+		fprintf(stderr, "storebench run: out of memory for the plan of %s\n", p->name);
+		return -1;
+	}
+	return 0;
 }
 
 /* Buffers big enough for p on every active thread, and each thread's plan and base. */
@@ -174,9 +239,17 @@ static int prepare(const struct measure_env *env, const struct point *p)
 				return -1;
 			}
 	}
+	pool->writers = 0;
 	for (unsigned i = 0; i < p->threads; i++) {
 		struct pool_thread *t = &pool->t[i];
 
+		t->base = t->buf.region + p->misalign;
+		t->reads_until_stop = t->signals_stop = false;
+		if (point_mixed(p)) {
+			if (mixed_plan(pool, p, i))
+				return -1;
+			continue;
+		}
 		/* random plans are costly to draw: keep one built for the same shape */
 		if (t->plan_mode != (int)p->mode || t->plan_call != p->call || t->plan_ws != p->ws ||
 		    !t->plan.calls) {
@@ -190,7 +263,6 @@ static int prepare(const struct measure_env *env, const struct point *p)
 			t->plan_call = p->call;
 			t->plan_ws = p->ws;
 		}
-		t->base = t->buf.region + p->misalign;
 	}
 	return 0;
 }
@@ -256,12 +328,53 @@ static void set_stat(struct csv_row *row, enum csv_col c, const struct run_state
 		csv_set(row, c, "%.6g", v);
 }
 
+/*
+ * The read share of the bytes in the median repetition (the middle two for an even count): the
+ * same in every repetition for store-only and interleave points, a measured share for split.
+ */
+static double read_share(const struct run_state *rs)
+{
+	double *tot, *rd, t = 0, r = 0;
+	int n = rs->nrep;
+
+	if (!point_mixed(rs->p))
+		return 0;
+	if (n == 0) /* aggregates only: their medians */
+		return rs->st[C_READ_GBPS].median /
+		       (rs->st[C_READ_GBPS].median + rs->st[C_WRITE_GBPS].median);
+	tot = malloc((size_t)n * sizeof *tot);
+	rd = malloc((size_t)n * sizeof *rd);
+	if (!tot || !rd) {
+		free(tot);
+		free(rd);
+		return rs->st[C_READ_GBPS].median / rs->st[C_GBPS].median;
+	}
+	for (int i = 0; i < n; i++) {
+		int j = i;
+
+		for (; j > 0 && tot[j - 1] > rs->rep_gbps[i]; j--) {
+			tot[j] = tot[j - 1];
+			rd[j] = rd[j - 1];
+		}
+		tot[j] = rs->rep_gbps[i];
+		rd[j] = rs->rep_read[i];
+	}
+	for (int i = (n - 1) / 2; i <= n / 2; i++) {
+		t += tot[i];
+		r += rd[i];
+	}
+	free(tot);
+	free(rd);
+	return t > 0 ? r / t : 0;
+}
+
 static void fill_row(const struct measure_env *env, const struct point *p,
 		     const struct run_state *rs, bool measured, struct csv_row *row)
 {
 	const struct run_opts *o = env->o;
 	const struct stat *g = &rs->st[C_GBPS];
-	double total = (double)(rs->write_bytes + rs->read_bytes);
+	double share = read_share(rs);
+	char pct[16];
 
 	csv_row_clear(row);
 	csv_set(row, COL_kernel, "%s", p->k->name);
@@ -277,16 +390,19 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	csv_set(row, COL_pages, "%s", page_policy_name[o->pages]);
 	csv_set(row, COL_misalign_bytes, "%u", p->misalign);
 	csv_set(row, COL_fill_byte, "%u", o->fill);
-	csv_set(row, COL_rw_ratio, "100");
-	csv_set(row, COL_rw_mode, "interleave");
-	csv_set(row, COL_rw_layout, "spread");
+	csv_set(row, COL_rw_ratio, "%s", rw_ratio_format(&p->rw, pct, sizeof pct));
+	csv_set(row, COL_rw_mode, "%s", rw_mode_name(p->rw_mode));
+	if (!point_mixed(p) || p->rw_mode != RW_MODE_split) /* whole threads: no layout */
+		csv_set(row, COL_rw_layout, "%s", rw_layout_name(p->rw_layout));
 	csv_set(row, COL_chunk_bytes, "%llu", (unsigned long long)p->call);
-	csv_set(row, COL_read_kernel, "%s", "");
+	csv_set(row, COL_read_kernel, "%s", point_mixed(p) ? o->load->name : "");
 	csv_set(row, COL_repetitions, "%d", rs->repetitions);
 	if (rs->seen)
 		csv_set(row, COL_iterations, "%lld", (long long)rs->batches);
 	csv_set(row, COL_calls_per_batch, "%llu", (unsigned long long)rs->calls_per_thread);
-	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes);
+	/* split readers read a little more or less each batch: their mean over the timed batches */
+	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes +
+		(rs->until_batches ? (rs->until_read + rs->until_batches / 2) / rs->until_batches : 0));
 	csv_set(row, COL_write_bytes, "%llu", (unsigned long long)rs->write_bytes);
 	if (!measured) {
 		csv_set(row, COL_verified, "failed");
@@ -299,8 +415,8 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	if (g->have_cv)
 		csv_set(row, COL_gbps_cv, "%.4g", g->cv);
 	/* read and write share the makespan, so each is the total scaled by its byte share */
-	set_stat(row, COL_read_gbps, rs, C_GBPS, g->median * (double)rs->read_bytes / total);
-	set_stat(row, COL_write_gbps, rs, C_GBPS, g->median * (double)rs->write_bytes / total);
+	set_stat(row, COL_read_gbps, rs, C_GBPS, g->median * share);
+	set_stat(row, COL_write_gbps, rs, C_GBPS, g->median - g->median * share);
 	set_stat(row, COL_total_gbps, rs, C_GBPS, g->median);
 	set_stat(row, COL_ns_per_call_median, rs, C_NS_CALL, rs->st[C_NS_CALL].median);
 	set_stat(row, COL_ticks_per_call_median, rs, C_TICKS_CALL, rs->st[C_TICKS_CALL].median);
@@ -334,7 +450,7 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	if (prepare(env, p))
 		return -1;
 	pool->store = p->k->fn;
-	pool->load = NULL;
+	pool->load = env->o->load->fn;
 	pool->fill = (int)env->o->fill;
 	pool->prefill = (int)env->o->prefill;
 	pool->slowdown = env->o->slowdown_pct / 100.0;
@@ -342,8 +458,12 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	rs.passes = calibrate(pool, p);
 	rs.calls_per_thread = rs.passes * pool->t[0].plan.calls;
 	for (unsigned i = 0; i < p->threads; i++) {
-		rs.write_bytes += rs.passes * pool->t[i].plan.write_bytes;
-		rs.read_bytes += rs.passes * pool->t[i].plan.read_bytes;
+		const struct pool_thread *t = &pool->t[i];
+
+		rs.write_bytes += rs.passes * t->plan.write_bytes;
+		rs.writers += t->plan.write_bytes > 0;
+		if (!t->reads_until_stop)
+			rs.read_bytes += rs.passes * t->plan.read_bytes;
 	}
 	gp.batch_iterations = (int64_t)rs.calls_per_thread;
 	gbs_run_point(&gp, report, &rs);
@@ -356,5 +476,7 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	*cpu_share = rs.have[C_CPU_SHARE] ? rs.st[C_CPU_SHARE].min : 1;
 	free(rs.cpu_ns);
 	free(rs.wall_ns);
+	free(rs.rep_gbps);
+	free(rs.rep_read);
 	return ok ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <numa.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,14 @@ struct preset {
 	const char *name, *kernels, *call, *ws, *threads;
 	int repetitions;
 	double min_time;
+	const char *rw, *rw_mode, *rw_layout, *chunk;
 	const char *desc;
 };
 
 static const struct preset presets[] = {
-#define PRESET(name, kernels, call, ws, threads, reps, min_time, desc) \
-	{ #name, kernels, call, ws, threads, reps, min_time, desc },
+#define PRESET(name, kernels, call, ws, threads, reps, min_time, rw, rw_mode, rw_layout, chunk, \
+	       desc) \
+	{ #name, kernels, call, ws, threads, reps, min_time, rw, rw_mode, rw_layout, chunk, desc },
 #include "presets.def"
 #undef PRESET
 };
@@ -59,6 +62,10 @@ void opts_usage(FILE *out)
 	      "  --repetitions N     Google Benchmark repetitions per point (statistics over them)\n"
 	      "  --min-time SEC      minimum timed seconds per repetition\n"
 	      "\n"
+	      "read/write mixes (docs/rw.md; below rw 100 --call/--ws set the region each thread\n"
+	      "walks and the chunk is the call size of reads and writes):\n", out);
+	fputs(rw_help, out);
+	fputs("\n"
 	      "output:\n"
 	      "  --csv FILE          default results/<machine>/<UTC time>.csv; never overwritten\n"
 	      "  --json FILE         Google Benchmark JSON (default: beside the CSV, .json)\n"
@@ -272,7 +279,7 @@ static int parse_pages(const char *s, struct run_opts *o)
 enum opt_id {
 	O_PRESET, O_KERNELS, O_CALL, O_WS, O_THREADS, O_PLACEMENT, O_MEMBIND, O_PAGES, O_FILL,
 	O_PREFILL, O_MISALIGN, O_REPETITIONS, O_MIN_TIME, O_CSV, O_JSON, O_MACHINE, O_SLOWDOWN,
-	O_COUNT
+	O_RW, O_RW_MODE, O_RW_LAYOUT, O_CHUNK, O_COUNT
 };
 
 static const char *const opt_names[O_COUNT] = {
@@ -281,7 +288,8 @@ static const char *const opt_names[O_COUNT] = {
 	[O_PAGES] = "--pages", [O_FILL] = "--fill", [O_PREFILL] = "--prefill",
 	[O_MISALIGN] = "--misalign", [O_REPETITIONS] = "--repetitions",
 	[O_MIN_TIME] = "--min-time", [O_CSV] = "--csv", [O_JSON] = "--json",
-	[O_MACHINE] = "--machine", [O_SLOWDOWN] = "--inject-slowdown",
+	[O_MACHINE] = "--machine", [O_SLOWDOWN] = "--inject-slowdown", [O_RW] = "--rw",
+	[O_RW_MODE] = "--rw-mode", [O_RW_LAYOUT] = "--rw-layout", [O_CHUNK] = "--chunk",
 };
 
 /* Collect option values by id; the last one given wins. */
@@ -330,6 +338,91 @@ static bool parse_number(const char *s, double lo, double hi, double *out)
 	return true;
 }
 
+/* "quick, nightly or full", from presets.def. */
+static const char *preset_names(void)
+{
+	static char buf[256];
+	size_t n = sizeof presets / sizeof presets[0], used = 0;
+
+	for (size_t i = 0; i < n && used < sizeof buf; i++)
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s",
+					 i == 0 ? "" : i + 1 == n ? " or " : ", ", presets[i].name);
+	return buf;
+}
+
+/* A comma list of mode or layout names into out[], each at most once. */
+static int parse_names(const char *opt, const char *spec, int (*one)(const char *, int *, char *,
+								       size_t),
+		       int *out, size_t max, size_t *n)
+{
+	char item[32], err[200];
+	const char *s = spec;
+
+	*n = 0;
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		int v;
+
+		if (len == 0 || len >= sizeof item)
+			return fail("%s '%s': empty or overlong element", opt, spec);
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if (one(item, &v, err, sizeof err))
+			return fail("%s", err);
+		for (size_t i = 0; i < *n; i++)
+			if (out[i] == v)
+				return fail("%s '%s': '%s' given twice", opt, spec, item);
+		if (*n == max)
+			return fail("%s '%s': too many elements", opt, spec);
+		out[(*n)++] = v;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+static int one_mode(const char *s, int *v, char *err, size_t errlen)
+{
+	enum rw_mode m;
+	int rc = rw_parse_mode(s, &m, err, errlen);
+
+	*v = (int)m;
+	return rc;
+}
+
+static int one_layout(const char *s, int *v, char *err, size_t errlen)
+{
+	enum rw_layout l;
+	int rc = rw_parse_layout(s, &l, err, errlen);
+
+	*v = (int)l;
+	return rc;
+}
+
+/* --rw, --rw-mode, --rw-layout, --chunk; the chunk against each region is checked per point. */
+static int parse_rw(struct run_opts *o, const struct cpu_info *cpu)
+{
+	int modes[2], layouts[2];
+	char err[256];
+
+	if (rw_parse_list(o->rw_spec, o->rw, RW_MAX_RATIOS, &o->nrw, err, sizeof err))
+		return fail("%s", err);
+	if (parse_names("--rw-mode", o->rw_mode_spec, one_mode, modes, 2, &o->nrw_mode) ||
+	    parse_names("--rw-layout", o->rw_layout_spec, one_layout, layouts, 2, &o->nrw_layout))
+		return 2;
+	for (size_t i = 0; i < o->nrw_mode; i++)
+		o->rw_mode[i] = (enum rw_mode)modes[i];
+	for (size_t i = 0; i < o->nrw_layout; i++)
+		o->rw_layout[i] = (enum rw_layout)layouts[i];
+	if (!parse_sizes("--chunk", o->chunk_spec, cpu, 1, &o->chunk))
+		return 2;
+	for (size_t i = 0; i < o->chunk.n; i++)
+		if (rw_check_chunk(o->chunk.v[i], SIZE_MAX, err, sizeof err))
+			return fail("%s", err);
+	o->load = load_kernel_best(cpu);
+	return 0;
+}
+
 int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opts *o)
 {
 	const char *val[O_COUNT] = { 0 };
@@ -347,12 +440,16 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 		if (!strcmp(presets[i].name, o->preset))
 			pr = &presets[i];
 	if (!pr)
-		return fail("--preset '%s': want quick, nightly or full", o->preset);
+		return fail("--preset '%s': want %s", o->preset, preset_names());
 	o->kernels_spec = val[O_KERNELS] ? val[O_KERNELS] : pr->kernels;
 	o->call_spec = val[O_CALL] ? val[O_CALL] : pr->call;
 	o->ws_spec = val[O_WS] ? val[O_WS] : pr->ws;
 	o->threads_spec = val[O_THREADS] ? val[O_THREADS] : pr->threads;
 	o->misalign_spec = val[O_MISALIGN] ? val[O_MISALIGN] : "0";
+	o->rw_spec = val[O_RW] ? val[O_RW] : pr->rw;
+	o->rw_mode_spec = val[O_RW_MODE] ? val[O_RW_MODE] : pr->rw_mode;
+	o->rw_layout_spec = val[O_RW_LAYOUT] ? val[O_RW_LAYOUT] : pr->rw_layout;
+	o->chunk_spec = val[O_CHUNK] ? val[O_CHUNK] : pr->chunk;
 	o->repetitions = pr->repetitions;
 	o->min_time = pr->min_time;
 	o->csv = val[O_CSV];
@@ -384,6 +481,8 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 		return 2;
 	if (!parse_sizes("--call", o->call_spec, cpu, 1, &o->call) ||
 	    !parse_ws(o->ws_spec, cpu, o))
+		return 2;
+	if (parse_rw(o, cpu))
 		return 2;
 	if (!u64_list_parse(o->misalign_spec, false, 0, &o->misalign, err, sizeof err))
 		return fail("--misalign '%s': %s", o->misalign_spec, err);
@@ -421,4 +520,5 @@ void opts_free(struct run_opts *o)
 	u64_list_free(&o->call);
 	u64_list_free(&o->threads);
 	u64_list_free(&o->misalign);
+	u64_list_free(&o->chunk);
 }

@@ -12,8 +12,10 @@
 
 #include "buffer.h"
 #include "cpu.h"
+#include "load.h"
 #include "placement.h"
 #include "plan.h"
+#include "rw.h"
 #include "select.h"
 #include "sizes.h"
 
@@ -26,12 +28,21 @@ struct run_opts {
 	const char *preset;
 	const char *kernels_spec;
 	const char *call_spec, *ws_spec, *threads_spec, *misalign_spec;
+	const char *rw_spec, *rw_mode_spec, *rw_layout_spec, *chunk_spec;
 	struct selection sel;
 	struct u64_list call;        /* bytes per kernel call */
 	size_t nws;
 	struct ws_item *ws;
 	struct u64_list threads;
 	struct u64_list misalign;
+	struct rw_ratio rw[RW_MAX_RATIOS]; /* percent written, an axis; 100 = store only */
+	size_t nrw;
+	enum rw_mode rw_mode[2];     /* an axis: interleave and/or split, in the order given */
+	size_t nrw_mode;
+	enum rw_layout rw_layout[2]; /* an axis of interleave points */
+	size_t nrw_layout;
+	struct u64_list chunk;       /* bytes per read or write call below rw 100 */
+	const struct load_kernel *load; /* the one read kernel of the run */
 	struct placement placement;
 	struct membind bind;
 	char membind_name[32];

@@ -1,5 +1,5 @@
 /*
- * plan.c — building, running and verifying per-thread plans.
+ * plan.c — building, running and verifying per-thread plans: store sweeps and read/write mixes.
  * Plain C.  plan_run is the timed inner loop: it dispatches on the plan's shape once, then calls
  * the kernel in a plain loop, so the harness adds a handful of instructions per call at most.
  */
@@ -95,32 +95,129 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof *p);
 }
 
-static uint64_t run_ops(const struct plan *p, char *base, store_fn store, load_fn load, int fill)
+/* Append one chunk as an op, or extend the last op of the current span when it continues it. */
+static bool add_chunk(struct plan *p, size_t *cap, size_t span, const struct rw_chunk *ch,
+		      uint64_t shift)
 {
-	uint64_t sink = 0;
+	enum op_kind kind = ch->op == RW_WRITE ? OP_WRITE : OP_READ;
+	struct plan_op *last = p->nops > span ? &p->ops[p->nops - 1] : NULL;
+	uint64_t at = ch->offset - shift;
 
-	for (uint64_t g = 0; g < p->groups; g++) {
-		char *group = base + g * p->group_stride;
+	if (last && last->kind == kind && last->bytes == ch->bytes &&
+	    last->offset + last->count * last->stride == at) {
+		last->count++;
+		return true;
+	}
+	if (p->nops == *cap) {
+		struct plan_op *ops = realloc(p->ops, (*cap ? 2 * *cap : 16) * sizeof *ops);
 
-		for (size_t o = 0; o < p->nops; o++) {
-			const struct plan_op *op = &p->ops[o];
-			char *dst = group + op->offset;
+		if (!ops)
+			return false;
+		p->ops = ops;
+		*cap = *cap ? 2 * *cap : 16;
+	}
+	p->ops[p->nops++] = (struct plan_op){ .offset = at, .bytes = ch->bytes, .count = 1,
+					      .stride = ch->bytes, .kind = kind };
+	return true;
+}
 
-			for (uint64_t i = 0; i < op->count; i++, dst += op->stride) {
-				if (op->kind == OP_WRITE)
-					store(dst, fill, op->bytes);
-				else
-					sink += load(dst, op->bytes);
+bool plan_rw(struct plan *p, uint64_t region, uint64_t chunk, const struct rw_ratio *r,
+	     enum rw_layout l)
+{
+	struct rw_plan rp;
+	struct rw_cursor cur;
+	struct rw_chunk ch;
+	uint64_t period, nfull = region / chunk;
+	size_t cap = 0, body;
+	char err[200];
+
+	memset(p, 0, sizeof *p);
+	if (rw_plan_init(&rp, region, chunk, r, l, err, sizeof err))
+		return false;
+	p->groups = 1;
+	period = rp.nchunks;
+	if (l == RW_LAYOUT_spread && nfull >= 2 * (uint64_t)r->total_parts) {
+		/* total_parts chunks write exactly write_parts: the accumulator is back to 0 */
+		period = r->total_parts;
+		p->groups = nfull / period;
+	}
+	rw_cursor_start(&cur);
+	while (cur.index < period && rw_plan_next(&rp, &cur, &ch))
+		if (!add_chunk(p, &cap, 0, &ch, 0))
+			goto oom;
+	body = p->nops;
+	if (p->groups > 1) {
+		/* the remainder after the last whole period, from the same accumulator state */
+		cur.index = p->groups * period;
+		cur.acc = 0;
+		while (rw_plan_next(&rp, &cur, &ch))
+			if (!add_chunk(p, &cap, body, &ch, 0))
+				goto oom;
+	}
+	p->tail = p->nops - body;
+	p->group_stride = period * chunk;
+	p->call_bytes = chunk;
+	p->region_bytes = region;
+	for (size_t o = 0; o < p->nops; o++) {
+		const struct plan_op *op = &p->ops[o];
+		uint64_t times = o < body ? p->groups * op->count : op->count;
+
+		p->calls += times;
+		if (op->kind == OP_WRITE) {
+			p->write_calls += times;
+			p->write_bytes += times * op->bytes;
+		} else {
+			p->read_bytes += times * op->bytes;
+		}
+	}
+	return true;
+oom:
+	plan_free(p);
+	return false;
+}
+
+/*
+ * Call ops[0, n) at base.  With stop (split readers), check it before every call and return
+ * false once it is set; *read counts the bytes of the load calls made.
+ */
+static bool run_span(const struct plan_op *ops, size_t n, char *base, store_fn store,
+		     load_fn load, int fill, const atomic_bool *stop, uint64_t *sink,
+		     uint64_t *read)
+{
+	for (size_t o = 0; o < n; o++) {
+		const struct plan_op *op = &ops[o];
+		char *dst = base + op->offset;
+
+		for (uint64_t i = 0; i < op->count; i++, dst += op->stride) {
+			if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+				return false;
+			if (op->kind == OP_WRITE) {
+				store(dst, fill, op->bytes);
+			} else {
+				*sink += load(dst, op->bytes);
+				*read += op->bytes;
 			}
 		}
 	}
-	return sink;
+	return true;
+}
+
+static bool run_pass(const struct plan *p, char *base, store_fn store, load_fn load, int fill,
+		     const atomic_bool *stop, uint64_t *sink, uint64_t *read)
+{
+	size_t body = p->nops - p->tail;
+
+	for (uint64_t g = 0; g < p->groups; g++)
+		if (!run_span(p->ops, body, base + g * p->group_stride, store, load, fill, stop, sink,
+			      read))
+			return false;
+	return run_span(p->ops + body, p->tail, base, store, load, fill, stop, sink, read);
 }
 
 void plan_run(const struct plan *p, char *base, store_fn store, load_fn load, int fill,
 	      uint64_t passes)
 {
-	uint64_t acc = 0;
+	uint64_t acc = 0, read = 0;
 
 	if (p->offsets) {
 		for (uint64_t r = 0; r < passes; r++)
@@ -136,10 +233,20 @@ void plan_run(const struct plan *p, char *base, store_fn store, load_fn load, in
 			store(dst, fill, n);
 	} else {
 		for (uint64_t r = 0; r < passes; r++)
-			acc += run_ops(p, base, store, load, fill);
+			run_pass(p, base, store, load, fill, NULL, &acc, &read);
 	}
 	/* loads feed acc, acc feeds this: the compiler cannot drop a read chunk */
 	__asm__ volatile("" : : "r"(acc));
+}
+
+uint64_t plan_read_until(const struct plan *p, char *base, load_fn load, const atomic_bool *stop)
+{
+	uint64_t acc = 0, read = 0;
+
+	while (p->calls && run_pass(p, base, NULL, load, 0, stop, &acc, &read))
+		;
+	__asm__ volatile("" : : "r"(acc));
+	return read;
 }
 
 /* First byte in [s, s+n) that is not b, or NULL. */
@@ -164,9 +271,31 @@ static const char *mismatch(const char *s, size_t n, unsigned char b)
 	return NULL;
 }
 
+/* Verify ops[0, n) at base (see plan_verify); *hi grows to the furthest byte from region. */
+static const char *verify_span(const struct plan_op *ops, size_t n, const char *base,
+			       const char *region, unsigned char fill, unsigned char prefill,
+			       uint64_t *hi)
+{
+	const char *m = NULL;
+
+	for (size_t o = 0; o < n && !m; o++) {
+		const struct plan_op *op = &ops[o];
+		const char *dst = base + op->offset;
+
+		for (uint64_t i = 0; i < op->count && !m; i++, dst += op->stride) {
+			/* a read chunk must be untouched: a load that wrote or a stray store */
+			m = mismatch(dst, op->bytes, op->kind == OP_WRITE ? fill : prefill);
+			if ((uint64_t)(dst - region) + op->bytes > *hi)
+				*hi = (uint64_t)(dst - region) + op->bytes;
+		}
+	}
+	return m;
+}
+
 bool plan_verify(const struct plan *p, const char *base, unsigned char fill,
 		 unsigned char prefill, size_t guard, const char **bad)
 {
+	size_t body = p->nops - p->tail;
 	const char *m = NULL;
 	uint64_t hi = 0;
 
@@ -177,23 +306,10 @@ bool plan_verify(const struct plan *p, const char *base, unsigned char fill,
 			if (p->offsets[i] + p->call_bytes > hi)
 				hi = p->offsets[i] + p->call_bytes;
 	}
-	for (uint64_t g = 0; g < p->groups && !m; g++) {
-		for (size_t o = 0; o < p->nops && !m; o++) {
-			const struct plan_op *op = &p->ops[o];
-			const char *dst = base + g * p->group_stride + op->offset;
-
-			for (uint64_t i = 0; i < op->count && !m; i++, dst += op->stride) {
-				/* a read chunk must be untouched: its ends are the likely victims */
-				if (op->kind == OP_WRITE)
-					m = mismatch(dst, op->bytes, fill);
-				else if (op->bytes)
-					m = mismatch(dst, 1, prefill) ?: mismatch(dst + op->bytes - 1, 1,
-										prefill);
-				if ((uint64_t)(dst - base) + op->bytes > hi)
-					hi = (uint64_t)(dst - base) + op->bytes;
-			}
-		}
-	}
+	for (uint64_t g = 0; g < p->groups && !m; g++)
+		m = verify_span(p->ops, body, base + g * p->group_stride, base, fill, prefill, &hi);
+	if (!m)
+		m = verify_span(p->ops + body, p->tail, base, base, fill, prefill, &hi);
 	/* the contract: no byte outside [dst, dst+n) is touched; the neighbours must still hold prefill */
 	if (!m)
 		m = mismatch(base - guard, guard, prefill) ?: mismatch(base + hi, guard, prefill);

@@ -6,12 +6,14 @@
 #ifndef STOREBENCH_PLAN_H
 #define STOREBENCH_PLAN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "kernels.h"
 #include "load.h"
+#include "rw.h"
 
 enum op_kind { OP_WRITE, OP_READ };
 
@@ -28,14 +30,16 @@ struct plan_op {
 enum ws_mode { WS_CALL, WS_HOT, WS_COLD, WS_SEQ, WS_RANDOM };
 
 /*
- * One pass = ops[] repeated groups times, each repetition shifted by group_stride; or, when
- * offsets is set, one write call of call_bytes at each offsets[i] (random orders, whose offsets
- * must be precomputed, not drawn inside the timed loop).  A batch is a whole number of passes, so
- * every op has run at least once when the buffer is verified.
+ * One pass = ops[0, nops - tail) repeated groups times, each repetition shifted by group_stride,
+ * then the last tail ops once (offsets from the region start: the remainder of a periodic read/
+ * write pattern); or, when offsets is set, one write call of call_bytes at each offsets[i]
+ * (random orders, whose offsets must be precomputed, not drawn inside the timed loop).  A batch is
+ * a whole number of passes, so every op has run at least once when the buffer is verified.
  */
 struct plan {
 	struct plan_op *ops;
 	size_t nops;
+	size_t tail;
 	uint64_t groups;
 	uint64_t group_stride;
 	uint64_t *offsets;
@@ -59,11 +63,27 @@ struct plan {
  */
 bool plan_store(struct plan *p, enum ws_mode mode, uint64_t call, uint64_t ws, uint64_t seed);
 
+/*
+ * The read/write plan of one pass over region bytes in chunks of chunk bytes, as rw.h's plan
+ * iterator lays them out (ratio r, layout l): one store call per written chunk (its sfence, for
+ * nt kernels), one load call per read chunk.  A spread mix repeats every total_parts chunks, so
+ * it becomes one period of ops repeated as groups plus a tail, however large the region.  The
+ * chunk must fit (rw_check_chunk).  Returns false when out of memory.
+ */
+bool plan_rw(struct plan *p, uint64_t region, uint64_t chunk, const struct rw_ratio *r,
+	     enum rw_layout l);
+
 void plan_free(struct plan *p);
 
 /* Run passes passes of p with base as the region start. */
 void plan_run(const struct plan *p, char *base, store_fn store, load_fn load, int fill,
 	      uint64_t passes);
+
+/*
+ * A split-mode reader: the plan's read calls, pass after pass, until *stop is set (checked before
+ * every call, so only whole calls are done and counted).  Returns the bytes read.
+ */
+uint64_t plan_read_until(const struct plan *p, char *base, load_fn load, const atomic_bool *stop);
 
 /*
  * Check that every written byte equals fill and that read ranges and the guard bytes just

@@ -70,8 +70,11 @@ static void batch(struct pool_thread *t)
 		cy0 = cycles_read(t->cycles_fd);
 	t->t0_ns = mono_ns();
 	t->c0 = tsc_read();
-	plan_run(&t->plan, t->base, p->store, p->load, p->fill, p->passes);
-	if (p->slowdown > 0) {
+	if (t->reads_until_stop)
+		t->read_bytes = plan_read_until(&t->plan, t->base, p->load, &p->stop);
+	else
+		plan_run(&t->plan, t->base, p->store, p->load, p->fill, p->passes);
+	if (p->slowdown > 0 && !t->reads_until_stop) {
 		/* diagnostic: a real, proportional loss of throughput inside the timed window */
 		uint64_t work = mono_ns() - t->t0_ns;
 		uint64_t until = t->t0_ns + work + (uint64_t)((double)work * p->slowdown);
@@ -79,6 +82,10 @@ static void batch(struct pool_thread *t)
 		while (mono_ns() < until)
 			_mm_pause();
 	}
+	/* the split window is the writers' work: the last one to finish ends the readers' */
+	if (t->signals_stop &&
+	    atomic_fetch_add_explicit(&p->writers_done, 1, memory_order_acq_rel) + 1 == p->writers)
+		atomic_store_explicit(&p->stop, true, memory_order_release);
 	t->c1 = tsc_read();
 	t->t1_ns = mono_ns();
 	t->cyc = t->cycles_fd >= 0 ? cycles_read(t->cycles_fd) - cy0 : 0;
@@ -171,10 +178,12 @@ void pool_run(struct pool *p, enum pool_task task, unsigned active)
 
 struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
 {
-	struct batch_time bt = { 0, 0, 0 };
+	struct batch_time bt = { 0, 0, 0, 0 };
 	uint64_t t0 = UINT64_MAX, t1 = 0, c0 = UINT64_MAX, c1 = 0;
 
 	p->passes = passes;
+	atomic_store(&p->writers_done, 0);
+	atomic_store(&p->stop, p->writers == 0);
 	pool_run(p, TASK_BATCH, active);
 	for (unsigned i = 0; i < active; i++) {
 		const struct pool_thread *t = &p->t[i];
@@ -184,6 +193,7 @@ struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
 		c0 = t->c0 < c0 ? t->c0 : c0;
 		c1 = t->c1 > c1 ? t->c1 : c1;
 		bt.cycles += t->cyc;
+		bt.read_bytes += t->reads_until_stop ? t->read_bytes : 0;
 	}
 	bt.ns = t1 - t0;
 	bt.ticks = c1 - c0;

@@ -27,10 +27,13 @@ struct pool_thread {
 	int plan_mode;          /* the shape plan was built for, so it is rebuilt only on change */
 	uint64_t plan_call, plan_ws;
 	char *base;             /* plan's region start: buf.region + misalign */
+	bool reads_until_stop;  /* split reader: runs its read plan until the last writer is done */
+	bool signals_stop;      /* split writer: one of the writers the readers wait for */
 	/* results of the last task */
 	uint64_t t0_ns, t1_ns;  /* batch start and end, CLOCK_MONOTONIC_RAW */
 	uint64_t c0, c1;        /* the same instants in TSC ticks */
 	uint64_t cyc;           /* core cycles in the batch (user space) */
+	uint64_t read_bytes;    /* split reader: whole chunks read in the batch */
 	uint64_t cpu_ns;        /* this thread's CPU time across the batch, barrier included */
 	uint64_t wall_ns;       /* wall time across the same span: cpu_ns well below it means the
 				 * CPU was shared with other work while the batch ran */
@@ -56,6 +59,9 @@ struct pool {
 	enum page_policy pages;
 	struct membind bind;
 	double slowdown;          /* BATCH: extra busy time as a fraction of the work time */
+	unsigned writers;         /* BATCH, split: threads with signals_stop */
+	_Alignas(64) _Atomic unsigned writers_done;
+	atomic_bool stop;         /* BATCH, split: set by the last writer to finish */
 	_Alignas(64) _Atomic unsigned arrived; /* start barrier */
 	_Alignas(64) _Atomic unsigned released;
 	_Alignas(64) _Atomic unsigned done;
@@ -66,6 +72,7 @@ struct batch_time {
 	uint64_t ns;       /* makespan: first start to last end */
 	uint64_t ticks;    /* the same in TSC ticks */
 	uint64_t cycles;   /* core cycles summed over threads, 0 when not counted */
+	uint64_t read_bytes; /* bytes the split readers read (their share varies per batch) */
 };
 
 /* Start n threads on cpus[] (thread 0 = the caller); open cycle counters when count_cycles. */

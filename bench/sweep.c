@@ -1,12 +1,13 @@
 /*
  * sweep.c — enumerating points and naming them for Google Benchmark.
- * Plain C.  Names follow <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>; axes that are usually
- * constant (working-set mode, misalignment) appear only when not the default, so names stay stable.
+ * Plain C.  Names follow <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>; usually constant axes (ws
+ * mode, rw mode and layout, misalignment) appear only when not the default, so names stay stable.
  */
 #include "sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gbench_shim.h"
 
@@ -27,7 +28,7 @@ double point_weight(const struct point *p)
 
 static void name_point(struct point *p)
 {
-	char ws[48], mis[32] = "";
+	char ws[48], mis[32] = "", mix[48] = "", pct[16];
 
 	if (p->mode == WS_CALL)
 		snprintf(ws, sizeof ws, "%llu", (unsigned long long)p->ws);
@@ -35,16 +36,74 @@ static void name_point(struct point *p)
 		snprintf(ws, sizeof ws, "%s:%llu", ws_mode_name[p->mode], (unsigned long long)p->ws);
 	if (p->misalign)
 		snprintf(mis, sizeof mis, "/misalign:%u", p->misalign);
-	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:100%s", p->k->name,
-		 (unsigned long long)p->call, ws, p->threads, mis);
+	/* the chunk is the call size; mode and layout appear when not the default */
+	if (point_mixed(p) && p->rw_mode != RW_MODE_interleave)
+		snprintf(mix, sizeof mix, "/mode:%s", rw_mode_name(p->rw_mode));
+	else if (point_mixed(p) && p->rw_layout != RW_LAYOUT_spread)
+		snprintf(mix, sizeof mix, "/layout:%s", rw_layout_name(p->rw_layout));
+	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:%s%s%s", p->k->name,
+		 (unsigned long long)p->call, ws, p->threads, rw_ratio_format(&p->rw, pct, sizeof pct),
+		 mix, mis);
 }
 
-struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped)
+static bool has_mode(const struct run_opts *o, enum rw_mode m)
 {
-	size_t cap = o->threads.n * o->nws * o->call.n * o->misalign.n * o->sel.n, used = 0;
+	for (size_t i = 0; i < o->nrw_mode; i++)
+		if (o->rw_mode[i] == m)
+			return true;
+	return false;
+}
+
+/*
+ * Turn p into its read/write point: the region each thread walks is the working set (the call
+ * for call/hot), walked in calls of the chunk.  Returns 1 to keep it, 0 to skip it, -1 after
+ * the error line when it cannot be measured at all.
+ */
+static int mix_point(const struct run_opts *o, struct point *p, const struct ws_item *w,
+		     uint64_t chunk, size_t *skipped_rw)
+{
+	uint64_t region = w->mode == WS_CALL || w->mode == WS_HOT ? p->call : w->bytes;
+	struct rw_split split;
+	char err[256];
+
+	if (w->mode == WS_COLD || w->mode == WS_RANDOM) {
+		++*skipped_rw; /* an rw mix walks its region in order */
+		return 0;
+	}
+	if (rw_check_chunk(chunk, region, err, sizeof err)) {
+		fprintf(stderr, "storebench run: %s\n", err);
+		return -1;
+	}
+	if (p->rw_mode == RW_MODE_split && rw_split_init(&split, p->threads, &p->rw, err, sizeof err)) {
+		if (has_mode(o, RW_MODE_interleave)) {
+			++*skipped_rw;
+			return 0;
+		}
+		fprintf(stderr, "storebench run: %s\n", err);
+		return -1;
+	}
+	p->mode = WS_SEQ;
+	p->call = chunk;
+	p->ws = region;
+	return 1;
+}
+
+static bool seen(const struct point *pts, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].name, name))
+			return true;
+	return false;
+}
+
+struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
+			   size_t *skipped_rw)
+{
+	size_t cap = o->threads.n * o->nws * o->call.n * o->misalign.n * o->nrw * o->nrw_mode *
+		     o->nrw_layout * o->chunk.n * o->sel.n, used = 0;
 	struct point *pts = calloc(cap ? cap : 1, sizeof *pts);
 
-	*skipped = 0;
+	*skipped = *skipped_rw = 0;
 	if (!pts) {
 		perror("storebench run");
 		exit(1);
@@ -53,12 +112,37 @@ struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped)
 	for (size_t w = 0; w < o->nws; w++)
 	for (size_t c = 0; c < o->call.n; c++)
 	for (size_t m = 0; m < o->misalign.n; m++)
+	for (size_t r = 0; r < o->nrw; r++)
+	for (size_t md = 0; md < o->nrw_mode; md++)
+	for (size_t l = 0; l < o->nrw_layout; l++)
+	for (size_t ch = 0; ch < o->chunk.n; ch++)
 	for (size_t k = 0; k < o->sel.n; k++) {
 		struct point p = {
 			.k = o->sel.k[k], .mode = o->ws[w].mode, .call = o->call.v[c],
 			.threads = (unsigned)o->threads.v[t], .misalign = (unsigned)o->misalign.v[m],
+			.rw = o->rw[r], .rw_mode = o->rw_mode[md], .rw_layout = o->rw_layout[l],
 		};
 
+		if (point_mixed(&p)) {
+			/* layout is an interleave axis, and rw 0 reads the same in either */
+			if (l && (p.rw_mode == RW_MODE_split || rw_ratio_is_read_only(&p.rw)))
+				continue;
+			switch (mix_point(o, &p, &o->ws[w], o->chunk.v[ch], skipped_rw)) {
+			case -1:
+				free(pts);
+				return NULL;
+			case 0:
+				continue;
+			}
+			name_point(&p);
+			/* below rw 100 the call axis only sets call/hot regions: one point each */
+			if (gbs_filter_match(p.name) && !seen(pts, used, p.name))
+				pts[used++] = p;
+			continue;
+		}
+		/* store only: the same point whatever the mode, layout and chunk */
+		if (md || l || ch)
+			continue;
 		switch (p.mode) {
 		case WS_CALL:
 		case WS_HOT:

@@ -6,6 +6,7 @@
 #ifndef STOREBENCH_SWEEP_H
 #define STOREBENCH_SWEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,17 +19,32 @@ struct point {
 	uint64_t ws;       /* distinct bytes per thread */
 	unsigned threads;
 	unsigned misalign;
+	/* read/write mix; below rw 100, call is the chunk and ws the region each thread walks */
+	struct rw_ratio rw;
+	enum rw_mode rw_mode;
+	enum rw_layout rw_layout;
 	char name[192];    /* the Google Benchmark name */
 };
+
+/* Whether p reads as well as writes (rw below 100): an rw plan instead of the store plan. */
+static inline bool point_mixed(const struct point *p)
+{
+	return !rw_ratio_is_store_only(&p->rw);
+}
 
 extern const char *const ws_mode_name[];
 
 /*
  * The points of o that pass the benchmark filter: threads, then working set, then call size,
- * then misalignment, then kernel, so buffers grow monotonically and are reused across kernels.
- * *skipped counts combinations dropped because the call exceeds an explicit working set.
+ * then misalignment, then rw ratio, mode, layout and chunk, then kernel, so buffers grow
+ * monotonically and are reused across kernels.  *skipped counts combinations dropped because
+ * the call exceeds an explicit working set, *skipped_rw those a read/write mix cannot have
+ * (cold/random working sets; split at 1 thread when interleave is also asked for).  Returns NULL
+ * after one stderr line when the options cannot be measured (a chunk larger than a region, split
+ * with one thread only).
  */
-struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped);
+struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
+			   size_t *skipped_rw);
 
 /* Relative cost of p for the ETA: a fixed part plus the bytes prefilled and verified. */
 double point_weight(const struct point *p);

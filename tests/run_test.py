@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-# run_test.py — `storebench run` end to end: bad input exits 2 with one line and no file; a tiny
-# real sweep writes complete, verified rows and valid JSON; SIGINT mid-sweep leaves complete files.
-# Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint
+# run_test.py — `storebench run` end to end: bad input exits 2, one line, no file; a tiny sweep
+# writes verified rows and valid JSON; SIGINT leaves complete files; rw mixes account for each byte.
+# Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint|rw
 import json
 import os
 import re
@@ -83,6 +83,16 @@ def errors():
         (["--bogus"], "unknown option"),
         (["--benchmark_out=x.json"], "benchmark_out refused"),
         (["--csv", "/nonexistent/dir/x.csv"], "unwritable output path"),
+        (["--rw", "101"], "rw ratio above 100"),
+        (["--rw", "-5"], "negative rw ratio"),
+        (["--rw", "abc"], "unparsable rw ratio"),
+        (["--rw", "3:1:1"], "unparsable read:write ratio"),
+        (["--rw", "50,1:1"], "two rw elements naming one share"),
+        (["--rw-mode", "mixed"], "unknown rw mode"),
+        (["--rw-layout", "striped"], "unknown rw layout"),
+        (["--rw", "50", "--rw-mode", "split", "--threads", "1"], "split with one thread"),
+        (["--rw", "50", "--chunk", "100"], "chunk not a multiple of 64"),
+        (["--rw", "50", "--call", "64KiB", "--chunk", "128KiB"], "chunk larger than the region"),
     ]
     if not huge:
         cases.append((["--pages", "hugetlb"], "hugetlb with none reserved"))
@@ -186,6 +196,98 @@ def sweep():
             print("note: no python with scipy or no compare.py: compare.py not exercised")
 
 
+def point_names(path):
+    """The benchmark names in a JSON file, without Google Benchmark's /min_time... suffixes."""
+    return {re.sub(r"/(min_time|repeats|manual_time).*", "", b["run_name"])
+            for b in json.load(open(path))["benchmarks"]}
+
+
+def rw_rows(path):
+    meta, rows = read_csv(path)
+    check(rows and rows[0] == COLUMNS, f"{path}: header differs from csv_columns.def")
+    return meta, [dict(zip(COLUMNS, r)) for r in rows[1:]]
+
+
+def rw():
+    """Read/write mixes through the real runner: exact byte accounting per pass, the written share
+    within one chunk, rw 0 writes nothing, rw 100 is the store-only row, split's roles."""
+    avail = kernels()
+    nt = next((k for k in ("avx512_nt_u4", "avx2_nt_u4", "sse2_nt_u4") if avail.get(k)), None)
+    ks = "memset" + ("," + nt if nt else "")
+    nk = 1 + (nt is not None)
+    region = 65536
+    common = ["--kernels", ks, "--call", "64KiB", "--min-time", "0.002", "--repetitions", "1"]
+    with tempfile.TemporaryDirectory() as d:
+        r = run(common + ["--threads", "1", "--csv", "store.csv"], d)
+        check(r.returncode == 0, f"store-only run exit {r.returncode}: {r.stderr[-1000:]}")
+        r = run(common + ["--threads", "1", "--rw", "100,75,50,0", "--rw-layout",
+                          "spread,contiguous", "--chunk", "4KiB,3KiB", "--csv", "mix.csv"], d)
+        check(r.returncode == 0, f"rw run exit {r.returncode}: {r.stderr[-1000:]}")
+        _, store = rw_rows(os.path.join(d, "store.csv"))
+        meta, mix = rw_rows(os.path.join(d, "mix.csv"))
+        # per kernel: rw 100 once, rw 75 and 50 per layout and chunk, rw 0 per chunk
+        check(len(mix) == nk * (1 + 2 * 2 * 2 + 2), f"{len(mix)} rw rows, want {nk * 11}")
+        shape = lambda x: {c for c, v in x.items() if v != ""}
+        same = ("kernel", "call_bytes", "ws_mode", "ws_bytes", "threads", "rw_ratio", "rw_mode",
+                "rw_layout", "chunk_bytes", "read_kernel", "read_bytes", "verified")
+        for s in store:
+            m = [x for x in mix if x["kernel"] == s["kernel"] and x["rw_ratio"] == "100"]
+            check(len(m) == 1, f"{s['kernel']}: {len(m)} rw 100 rows, want 1")
+            for x in m:
+                check(shape(x) == shape(s), f"rw 100 row differs in shape: {shape(x) ^ shape(s)}")
+                check(all(x[c] == s[c] for c in same), f"rw 100 row differs from store-only: {x}")
+                check(int(x["write_bytes"]) == int(x["call_bytes"]) * int(x["calls_per_batch"]),
+                      f"rw 100 write_bytes: {x}")
+        for x in mix:
+            check(x["verified"] == "ok", f"unverified rw row: {x}")
+            if x["rw_ratio"] == "100":
+                continue
+            chunk, ratio = int(x["chunk_bytes"]), float(x["rw_ratio"]) / 100
+            per_pass = -(-region // chunk)
+            calls = int(x["calls_per_batch"])
+            check(calls % per_pass == 0, f"calls per batch {calls} not whole passes of {per_pass}")
+            passes = calls // per_pass
+            rd, wr = int(x["read_bytes"]), int(x["write_bytes"])
+            check(rd + wr == passes * region, f"read + write != region per pass: {x}")
+            check(0 <= wr / passes - ratio * region < chunk,
+                  f"rw {x['rw_ratio']}: {wr / passes} bytes written per pass of {region}")
+            check(x["call_bytes"] == x["chunk_bytes"] and x["ws_bytes"] == str(region) and
+                  x["ws_mode"] == "seq", f"mixed row: chunk is the call, region the ws: {x}")
+            check(x["read_kernel"] == meta.get("read_kernel") and
+                  x["read_kernel"].startswith("load_"),
+                  f"read_kernel {x['read_kernel']!r}, metadata {meta.get('read_kernel')!r}")
+            if x["rw_ratio"] == "0":
+                check(wr == 0 and float(x["write_gbps"]) == 0, f"rw 0 wrote: {x}")
+            check(abs(float(x["read_gbps"]) + float(x["write_gbps"]) - float(x["total_gbps"])) <=
+                  1e-4 * float(x["total_gbps"]), f"read + write GB/s != total: {x}")
+        names = point_names(os.path.join(d, "mix.json"))
+        check(len(names) == len(mix), f"{len(names)} JSON names for {len(mix)} rows")
+        check(any("/rw:75/layout:contiguous" in n for n in names) and
+              any(n.endswith("/rw:50") for n in names), f"rw names: {sorted(names)[:4]}")
+        print(f"ok: rw accounting over {len(mix)} rows (interleave, spread and contiguous)")
+        if len(os.sched_getaffinity(0)) < 2:
+            print("note: one CPU here: split mode not exercised")
+            return
+        r = run(common + ["--threads", "2", "--rw", "50", "--rw-mode", "split",
+                          "--csv", "split.csv"], d)
+        check(r.returncode == 0, f"split run exit {r.returncode}: {r.stderr[-1000:]}")
+        _, split = rw_rows(os.path.join(d, "split.csv"))
+        check(len(split) == nk, f"{len(split)} split rows, want {nk}")
+        for x in split:
+            chunk = int(x["chunk_bytes"])
+            passes = int(x["calls_per_batch"]) // (region // chunk)
+            # one writer of two: its whole region per pass; the reader's bytes are measured
+            check(int(x["write_bytes"]) == passes * region, f"split write_bytes: {x}")
+            check(int(x["read_bytes"]) > 0 and float(x["read_gbps"]) > 0, f"split read: {x}")
+            check(x["rw_mode"] == "split" and x["rw_layout"] == "" and x["verified"] == "ok",
+                  f"split row: {x}")
+            check(abs(float(x["read_gbps"]) + float(x["write_gbps"]) - float(x["total_gbps"])) <=
+                  1e-4 * float(x["total_gbps"]), f"split read + write GB/s != total: {x}")
+        names = point_names(os.path.join(d, "split.json"))
+        check(all(n.endswith("/rw:50/mode:split") for n in names), f"split names: {names}")
+        print(f"ok: split with 2 threads over {len(split)} rows")
+
+
 def stop_by_signal(sig, status):
     """A sweep stopped by sig mid-way: exit status, and every row and the JSON complete."""
     with tempfile.TemporaryDirectory() as d:
@@ -220,5 +322,5 @@ def sigint():
     stop_by_signal(signal.SIGTERM, 143)
 
 
-{"errors": errors, "sweep": sweep, "sigint": sigint}[PART]()
+{"errors": errors, "sweep": sweep, "sigint": sigint, "rw": rw}[PART]()
 sys.exit(1 if failures else 0)
