@@ -60,10 +60,12 @@ def render(storebench, src):
     tmp = tempfile.mkdtemp(prefix="sb-plots-")
     try:
         csv = os.path.join(tmp, "sweep.csv")
-        # a few kernels, few sizes, hot+cold and 2 thread counts: every plot type has rows
+        # a few kernels, few sizes, 2 thread counts, 2 rw ratios in both modes, then hot+cold:
+        # every plot type has rows
         sweep = [storebench, "run", "--kernels", "memset,sse2_t_u4,sse2_nt_u4,rep_stosb",
-                 "--call", "4KiB,64KiB,4MiB", "--threads", "1,2", "--min-time", "0.002",
-                 "--repetitions", "2", "--csv", csv]
+                 "--call", "4KiB,64KiB,4MiB", "--threads", "1,2", "--rw", "100,50",
+                 "--rw-mode", "interleave,split", "--min-time", "0.002", "--repetitions", "2",
+                 "--csv", csv]
         r = run(sweep)
         if r.returncode != 0:
             fail("sweep failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
@@ -75,7 +77,8 @@ def render(storebench, src):
             fail("hot/cold sweep failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
         out = os.path.join(tmp, "plots")
         expect = {"bandwidth-t1-rw100-best", "bandwidth-t2-rw100-best", "bandwidth-t1-rw100-nt",
-                  "threads-cache", "threads-dram"}
+                  "threads-cache", "threads-dram", "rw-interleave-t2-seq-ws4MiB-call4KiB",
+                  "rw-split-t2-seq-ws4MiB-call4KiB"}
         for args, names in (([csv], expect),
                             ([os.path.join(tmp, "ticks.csv")], {"ticks-t1-mis0", "ticks-t1-mis1"}),
                             (["--overlay", "--normalise", "tsc", csv, os.path.join(src, FIXTURE)],
