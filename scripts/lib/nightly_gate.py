@@ -6,7 +6,8 @@
 A point is a regression only when all of these hold:
   * compare.py's two-sided Mann-Whitney U-test over the repetitions gives p < alpha;
   * the median GB/s is worse than the baseline's by more than the threshold;
-  * neither run's cv of the repetitions exceeds cv_max (otherwise the point is "noisy").
+  * neither run's cv of the repetitions exceeds cv_max, and no measured thread shared its CPU
+    (storebench's cpu_share below 0.9); otherwise the point is "noisy".
 Improvements are the mirror image.  The ratio is simple arithmetic on compare.py's median
 aggregates of time per byte: GB/s ratio = old time / new time.
 """
@@ -20,6 +21,9 @@ import sys
 COMPARE_PY_DEFAULT = "/usr/share/benchmark/compare.py"
 # compare.py's own constant (gbench/report.py UTEST_OPTIMAL_REPETITIONS): fewer is not gated.
 MIN_REPETITIONS = 9
+# storebench's cpu_share counter (bench/csv_columns.def cpu_share_min): below this, a measured
+# thread shared its CPU with other work, and its numbers say more about that work than the store.
+SHARE_MIN = 0.9
 
 
 class SetupError(Exception):
@@ -137,6 +141,16 @@ def point_names(doc):
     return {point_name(n) for n in _iteration_names(doc)}
 
 
+def _cpu_share_min(doc):
+    """run_name -> least cpu_share over its repetitions, where storebench reports it."""
+    out = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type", "iteration") == "iteration" and "cpu_share" in b:
+            run = b.get("run_name", b["name"])
+            out[run] = min(out.get(run, 1.0), b["cpu_share"])
+    return out
+
+
 def _iteration_names(doc):
     return {b.get("run_name", b["name"]) for b in doc["benchmarks"]
             if b.get("run_type", "iteration") == "iteration"}
@@ -161,12 +175,14 @@ def classify(diff, base_doc, new_doc, alpha, threshold, cv_max):
         else:
             by_name.setdefault(entry["name"], {})["utest"] = entry.get("utest") or {}
     base_med, new_med = _medians(base_doc), _medians(new_doc)
+    share_b, share_n = _cpu_share_min(base_doc), _cpu_share_min(new_doc)
     points = []
     for run, agg in by_name.items():
         if "utest" not in agg:
             continue
         p = dict(name=point_name(run), p=None, ratio=None, cv_base=None, cv_new=None,
-                 gbps_base=None, gbps_new=None, reps=None, status="unchanged", why="")
+                 gbps_base=None, gbps_new=None, reps=None, status="unchanged", why="",
+                 cpu_share=min(share_b.get(run, 1.0), share_n.get(run, 1.0)))
         ut = agg["utest"]
         if ut:
             p["p"] = ut["time_pvalue"]
@@ -195,6 +211,11 @@ def _decide(p, alpha, threshold, cv_max):
         return
     cv = max(p["cv_base"] or 0.0, p["cv_new"] or 0.0)
     moved = p["p"] < alpha and abs(p["ratio"] - 1) > threshold
+    if p["cpu_share"] < SHARE_MIN:
+        p["status"] = "noisy"
+        p["why"] = ("moved, but " if moved else "") + \
+            f"a measured thread had {p['cpu_share']:.0%} of its CPU (shared)"
+        return
     if cv > cv_max:
         p["status"] = "noisy"
         p["why"] = "moved, but " if moved else ""
@@ -205,10 +226,11 @@ def _decide(p, alpha, threshold, cv_max):
 
 def noisy_share(doc, cv_max):
     """(noisy, total): points of one run whose cv over the repetitions (Google Benchmark's cv
-    aggregate of the batch time) exceeds cv_max."""
-    cvs = [b["real_time"] for b in doc["benchmarks"]
-           if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "cv"]
-    return sum(cv > cv_max for cv in cvs), len(cvs)
+    aggregate of the batch time) exceeds cv_max, or whose threads shared their CPUs."""
+    cv = {b["run_name"]: b["real_time"] for b in doc["benchmarks"]
+          if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "cv"}
+    share = _cpu_share_min(doc)
+    return sum(cv[r] > cv_max or share.get(r, 1.0) < SHARE_MIN for r in cv), len(cv)
 
 
 def verdict(points):

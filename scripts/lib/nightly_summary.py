@@ -110,7 +110,7 @@ def write(path, res, csv_path, plots, trend):
     L += ["",
           "- baseline: `%s`" % (res["baseline"] or "none"),
           "- gate: regression = compare.py U-test p < %g **and** median GB/s more than %g%% "
-          "below the baseline, with cv ≤ %g%% in both runs (else noisy)"
+          "below the baseline, with cv ≤ %g%% in both runs and no CPU shared (else noisy)"
           % (res["alpha"], 100 * res["threshold"], 100 * res["cv_max"]),
           "- ratio = median GB/s of this run / median GB/s of the baseline (< 1 is slower); "
           "p = compare.py's two-sided Mann-Whitney p over the repetitions; cv of the "
