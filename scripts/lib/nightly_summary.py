@@ -135,6 +135,12 @@ def write(path, res, csv_path, plots, trend):
             if len(shown) < len(sel):
                 L += ["", "%d more in [gate.json](gate.json)." % (len(sel) - len(shown))]
             L.append("")
+    calm = [p for p in pts if p["status"] == "unchanged" and p["ratio"]]
+    if calm:
+        # how close the unchanged points came: the margin the threshold left tonight
+        L += ["## Largest changes that did not count (%d unchanged)" % len(calm), ""]
+        L += _point_table(sorted(calm, key=lambda p: -abs(math.log(p["ratio"])))[:5])
+        L.append("")
     if res["only_base"] or res["only_new"]:
         L += ["## Points in one run only", ""]
         L += ["- only in the baseline: %s" % (", ".join("`%s`" % n for n in res["only_base"])
