@@ -214,7 +214,7 @@ def _decide(p, alpha, threshold, cv_max):
     if p["cpu_share"] < SHARE_MIN:
         p["status"] = "noisy"
         p["why"] = ("moved, but " if moved else "") + \
-            f"a measured thread had {p['cpu_share']:.0%} of its CPU (shared)"
+            f"a measured thread had {p['cpu_share']:.1%} of its CPU (shared)"
         return
     if cv > cv_max:
         p["status"] = "noisy"
