@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "placement.h"
+#include "cpulist.h"
 
 #include <numa.h>
 #include <sched.h>
@@ -51,6 +52,8 @@ static int l3_id(int cpu)
 static int smt_index(int cpu)
 {
 	char path[160], list[256];
+	struct cpulist it = cpulist_start(list);
+	long lo, hi;
 	FILE *f;
 	int idx = 0;
 
@@ -59,23 +62,10 @@ static int smt_index(int cpu)
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	if (fgets(list, sizeof list, f)) {
-		char *s = list, *end;
-
-		while (*s) {
-			long a = strtol(s, &end, 10), b = a;
-
-			if (end == s)
-				break;
-			if (*end == '-')
-				b = strtol(end + 1, &end, 10);
-			for (long c = a; c <= b; c++)
+	if (fgets(list, sizeof list, f))
+		while (cpulist_next(&it, &lo, &hi) == CPULIST_RANGE)
+			for (long c = lo; c <= hi; c++)
 				idx += c < cpu;
-			s = *end == ',' ? end + 1 : end;
-			if (*s == '\n')
-				break;
-		}
-	}
 	fclose(f);
 	return idx;
 }
@@ -130,25 +120,11 @@ static int by_spread(const void *a, const void *b)
 static bool parse_cpu_list(const char *s, const cpu_set_t *allowed, struct placement *pl,
 			   char *err, size_t errlen)
 {
-	const char *p = s;
+	struct cpulist it = cpulist_start(s);
+	enum cpulist_status st;
+	long a, b;
 
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-
-		if (end == p || a < 0) {
-			snprintf(err, errlen, "cannot parse CPU list '%s' (want e.g. cpus:0,2,4-7)", s);
-			return false;
-		}
-		if (*end == '-') {
-			const char *q = end + 1;
-
-			b = strtol(q, &end, 10);
-			if (end == q || b < a) {
-				snprintf(err, errlen, "bad CPU range in '%s'", s);
-				return false;
-			}
-		}
+	while ((st = cpulist_next(&it, &a, &b)) == CPULIST_RANGE)
 		for (long c = a; c <= b; c++) {
 			if (c >= CPU_SETSIZE || !CPU_ISSET(c, allowed)) {
 				snprintf(err, errlen, "CPU %ld is not available to this process", c);
@@ -162,11 +138,18 @@ static bool parse_cpu_list(const char *s, const cpu_set_t *allowed, struct place
 			pl->node[pl->ncpus] = node_of((int)c);
 			pl->cpu[pl->ncpus++] = (int)c;
 		}
-		if (*end && *end != ',') {
-			snprintf(err, errlen, "cannot parse CPU list '%s'", s);
-			return false;
-		}
-		p = *end ? end + 1 : end;
+	switch (st) {
+	case CPULIST_BAD_NUMBER:
+		snprintf(err, errlen, "cannot parse CPU list '%s' (want e.g. cpus:0,2,4-7)", s);
+		return false;
+	case CPULIST_BAD_RANGE:
+		snprintf(err, errlen, "bad CPU range in '%s'", s);
+		return false;
+	case CPULIST_BAD_SEPARATOR:
+		snprintf(err, errlen, "cannot parse CPU list '%s'", s);
+		return false;
+	default:
+		break;
 	}
 	if (!pl->ncpus) {
 		snprintf(err, errlen, "empty CPU list");

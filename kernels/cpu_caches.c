@@ -4,6 +4,7 @@
  * misreport AMD's per-CCX L3); libcpuid sizes are only the fallback when sysfs is absent.
  */
 #include "cpu.h"
+#include "cpulist.h"
 
 #include <dirent.h>
 #include <libcpuid.h>
@@ -26,29 +27,6 @@ static int read_line(const char *path, char *buf, size_t len)
 		return -1;
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
-}
-
-/* Count the CPUs in a sysfs list ("0-3,8-11"); *first gets the lowest one. */
-static unsigned cpulist_count(const char *list, long *first)
-{
-	unsigned count = 0;
-	const char *p = list;
-
-	*first = -1;
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p)
-			break;
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
-		if (*first < 0 || lo < *first)
-			*first = lo;
-		count += hi >= lo ? (unsigned)(hi - lo + 1) : 0;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return count;
 }
 
 static size_t parse_size(const char *s)
@@ -126,22 +104,14 @@ static void caches_of_cpu(struct cpu_info *info, long cpu)
 static int caches_from_sysfs(struct cpu_info *info)
 {
 	char online[4096];
-	const char *p = online;
+	struct cpulist it = cpulist_start(online);
+	long lo, hi;
 
 	if (read_line(SYS_CPU "/online", online, sizeof online))
 		return -1;
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p)
-			break;
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
+	while (cpulist_next(&it, &lo, &hi) == CPULIST_RANGE)
 		for (long cpu = lo; cpu <= hi; cpu++)
 			caches_of_cpu(info, cpu);
-		p = *end == ',' ? end + 1 : end;
-	}
 	return info->ncaches ? 0 : -1;
 }
 
@@ -179,12 +149,13 @@ static void caches_from_libcpuid(struct cpu_info *info)
 static unsigned smt_width(void)
 {
 	char online[4096], path[96], list[4096];
-	long first;
+	long cpu = -1, first;
 	unsigned n;
 
-	if (read_line(SYS_CPU "/online", online, sizeof online))
-		snprintf(online, sizeof online, "0");
-	snprintf(path, sizeof path, SYS_CPU "/cpu%ld/topology/thread_siblings_list", atol(online));
+	if (!read_line(SYS_CPU "/online", online, sizeof online))
+		cpulist_count(online, &cpu);
+	snprintf(path, sizeof path, SYS_CPU "/cpu%ld/topology/thread_siblings_list",
+		 cpu < 0 ? 0 : cpu);
 	if (read_line(path, list, sizeof list))
 		return 1;
 	n = cpulist_count(list, &first);

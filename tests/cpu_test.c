@@ -9,18 +9,8 @@
 #include <string.h>
 
 #include "cpu.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                 \
-	do {                                             \
-		if (!(cond)) {                           \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);             \
-			putchar('\n');                   \
-			failures++;                      \
-		}                                        \
-	} while (0)
+#include "cpulist.h"
+#include "test_util.h"
 
 /* The first "flags" line of /proc/cpuinfo, padded with spaces for whole-word search. */
 static int proc_flags(char *buf, size_t len)
@@ -136,12 +126,42 @@ static void test_codenames(void)
 	}
 }
 
+/* The list syntax of sysfs and --placement cpus:, ranges in order, errors after what precedes. */
+static void expect_cpulist(const char *list, const char *want, enum cpulist_status last)
+{
+	struct cpulist it = cpulist_start(list);
+	enum cpulist_status st;
+	char got[128] = "";
+	size_t used = 0;
+	long lo, hi;
+
+	while ((st = cpulist_next(&it, &lo, &hi)) == CPULIST_RANGE)
+		used += (size_t)snprintf(got + used, sizeof got - used, "[%ld-%ld]", lo, hi);
+	CHECK(!strcmp(got, want) && st == last, "cpulist '%s': %s status %d, want %s status %d",
+	      list, got, st, want, last);
+}
+
+static void test_cpulist(void)
+{
+	long first;
+
+	expect_cpulist("0-3,8,10-11", "[0-3][8-8][10-11]", CPULIST_END);
+	expect_cpulist("5,", "[5-5]", CPULIST_END);
+	expect_cpulist("", "", CPULIST_END);
+	expect_cpulist("0-1\n", "[0-1]", CPULIST_BAD_SEPARATOR);
+	expect_cpulist("0,x", "[0-0]", CPULIST_BAD_NUMBER);
+	expect_cpulist("-1", "", CPULIST_BAD_NUMBER);
+	expect_cpulist("2,3-1", "[2-2]", CPULIST_BAD_RANGE);
+	expect_cpulist("4-", "", CPULIST_BAD_RANGE);
+	CHECK(cpulist_count("8-11,0-3", &first) == 8 && first == 0, "cpulist_count '8-11,0-3'");
+	CHECK(cpulist_count("", &first) == 0 && first == -1, "cpulist_count of an empty list");
+}
+
 int main(void)
 {
 	test_detect();
 	test_reasons();
 	test_codenames();
-	if (failures)
-		printf("%d failures\n", failures);
-	return failures ? 1 : 0;
+	test_cpulist();
+	return test_result("ok cpu: detection against /proc/cpuinfo, reasons, codenames");
 }
