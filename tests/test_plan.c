@@ -8,19 +8,9 @@
 #include <string.h>
 
 #include "plan.h"
+#include "test_util.h"
 
 #define GUARD 64
-static int failures;
-
-#define CHECK(cond, ...)                                 \
-	do {                                             \
-		if (!(cond)) {                           \
-			failures++;                      \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);             \
-			putchar('\n');                   \
-		}                                        \
-	} while (0)
 
 static void *good(void *d, int c, size_t n)
 {
@@ -162,6 +152,5 @@ int main(void)
 		plan_free(&p);
 	}
 	check_mixed();
-	printf("%s\n", failures ? "FAILED" : "ok: plans account and verify");
-	return failures != 0;
+	return test_result("ok: plans account and verify");
 }

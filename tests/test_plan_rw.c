@@ -9,24 +9,13 @@
 
 #include "cpu.h"
 #include "plan.h"
+#include "test_util.h"
 
 #define CANARY 0x5a
 #define PREFILL 0x11
 #define FILL 0xc3
 #define GUARD 4096
 #define VGUARD 64
-
-static int failures;
-
-#define CHECK(cond, ...)							\
-	do {									\
-		if (!(cond)) {							\
-			failures++;						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);	\
-			fprintf(stderr, __VA_ARGS__);				\
-			fputc('\n', stderr);					\
-		}								\
-	} while (0)
 
 static struct rw_ratio ratio(const char *s)
 {
@@ -226,11 +215,6 @@ int main(void)
 		}
 		test_real(k, lk);
 	}
-	if (failures) {
-		fprintf(stderr, "%d failures\n", failures);
-		return 1;
-	}
-	printf("ok plan_rw: call sequence, accounting, split reader, real kernels with %s, verify\n",
-	       lk->name);
-	return 0;
+	return test_result("ok plan_rw: call sequence, accounting, split reader, real kernels with %s, "
+			   "verify", lk->name);
 }

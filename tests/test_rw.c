@@ -8,18 +8,7 @@
 #include <string.h>
 
 #include "rw.h"
-
-static int failures;
-
-#define CHECK(cond, ...)							\
-	do {									\
-		if (!(cond)) {							\
-			failures++;						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);	\
-			fprintf(stderr, __VA_ARGS__);				\
-			fputc('\n', stderr);					\
-		}								\
-	} while (0)
+#include "test_util.h"
 
 static struct rw_ratio one(const char *s)
 {
@@ -386,10 +375,5 @@ int main(void)
 	test_chunk();
 	test_plans();
 	test_split();
-	if (failures) {
-		fprintf(stderr, "%d failures\n", failures);
-		return 1;
-	}
-	printf("ok rw: parsing, messages, chunk rules, interleave accounting, split\n");
-	return 0;
+	return test_result("ok rw: parsing, messages, chunk rules, interleave accounting, split");
 }
