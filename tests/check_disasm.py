@@ -1,14 +1,25 @@
 #!/usr/bin/env python3
 # check_disasm.py — reads objdump -dr of the kernel library and proves each kernel's instructions.
 # No ISA: static check of the objects, so it also covers rows this CPU cannot run (AVX-512 etc.).
-# Why: the compiler may rewrite a loop into a memset call or vectorise a "scalar" row; names must not lie.
-"""Usage: check_disasm.py [--objdump PATH] kernels.def libstorebench_kernels.a"""
+# Why: GCC may turn a fill loop into a memset call or vectorise a scalar row; names must not lie.
+"""Usage: check_disasm.py [--objdump PATH] kernels.def|load.def libstorebench_kernels.a
+
+KERNEL rows (kernels.def) are store kernels store_<name>, LOAD rows (load.def) the read side of
+rw mixes, load_<name>; the list file given decides which rows are checked."""
 import re
 import subprocess
 import sys
 
-ROW = re.compile(r'^KERNEL\(\s*(\w+)\s*,\s*([^,]+?)\s*,\s*(\w+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\w+)\s*,')
+# One pattern per list (the row macro) and the columns this check reads after the name.
+LISTS = {
+    'KERNEL': (re.compile(r'^KERNEL\(\s*(\w+)\s*,\s*([^,]+?)\s*,\s*(\w+)\s*,'
+                          r'\s*(\d+)\s*,\s*(\d+)\s*,\s*\w+\s*,'),
+               ('isa', 'kind', 'width', 'unroll')),
+    'LOAD': (re.compile(r'^LOAD\(\s*(\w+)\s*,\s*([^,]+?)\s*,\s*(\d+)\s*,\s*(\d+)\s*,'),
+             ('isa', 'width', 'unroll')),
+}
 VREG = {16: 'xmm', 32: 'ymm', 64: 'zmm'}
+WIDER = {16: ('ymm', 'zmm'), 32: ('zmm',), 64: ()}
 # Stores whose alignment the instruction itself demands: the aligned body, not head or tail.
 ALIGNED_STORES = {'movaps', 'movdqa', 'vmovaps', 'vmovdqa', 'vmovdqa32', 'vmovdqa64',
                   'movntdq', 'vmovntdq', 'movntps', 'vmovntps'}
@@ -17,14 +28,20 @@ NT_STORES = {'movnti', 'movntdq', 'vmovntdq', 'movntps', 'vmovntps', 'movntpd', 
 
 
 def read_def(path):
-    rows = {}
+    """(macro, {name: row}) of the first list whose rows the file holds; (None, {}) for none."""
     with open(path) as f:
-        for line in f:
-            m = ROW.match(line)
+        lines = f.readlines()
+    for macro, (row_re, cols) in LISTS.items():
+        rows = {}
+        for line in lines:
+            m = row_re.match(line)
             if m:
-                name, isa, kind, width, unroll, fill = m.groups()
-                rows[name] = dict(isa=isa, kind=kind, width=int(width), unroll=int(unroll))
-    return rows
+                row = dict(zip(cols, m.groups()[1:]))
+                row['width'], row['unroll'] = int(row['width']), int(row['unroll'])
+                rows[m.group(1)] = row
+        if rows:
+            return macro, rows
+    return None, {}
 
 
 def disassemble(objdump, lib):
@@ -54,7 +71,7 @@ def disassemble(objdump, lib):
 
 
 def with_helpers(funcs, name, seen=None):
-    """The function's instructions plus those of local helpers it calls directly (if not inlined)."""
+    """The function's instructions plus those of local helpers it calls directly (not inlined)."""
     seen = seen if seen is not None else set()
     seen.add(name)
     obj, insns, relocs = funcs[name]
@@ -104,7 +121,7 @@ def is_evex(raw):
     return len(raw) > i and raw[i] == '62'
 
 
-def check(rows, funcs):
+def check_stores(rows, funcs):
     errors = []
     # The AVX-512 units: the objects holding AVX-512F rows, and by the one-file-per-ISA naming
     # rule any other <role>_avx512.c (the load kernels of rw mixes); only they get -mavx512f.
@@ -155,8 +172,8 @@ def check(rows, funcs):
             if width == 8:
                 per_loop(lambda mn, ops: mn == 'movnti', 'movnti', unroll)
             else:
-                per_loop(lambda mn, ops: mn in ('movntdq', 'vmovntdq') and ops.startswith('%' + reg),
-                         f'(v)movntdq {reg}', unroll)
+                per_loop(lambda mn, ops: mn in ('movntdq', 'vmovntdq')
+                         and ops.startswith('%' + reg), f'(v)movntdq {reg}', unroll)
         elif kind == 'nt':
             per_loop(lambda mn, ops: mn == name, name, unroll)
         if kind == 'flush':
@@ -174,6 +191,63 @@ def check(rows, funcs):
     return errors
 
 
+def operands(ops):
+    """AT&T operands split at top-level commas (commas inside (...) belong to one operand)."""
+    parts, depth, cur = [], 0, ''
+    for ch in ops.split('#')[0].strip():
+        depth += ch == '('
+        depth -= ch == ')'
+        if ch == ',' and depth == 0:
+            parts.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    return parts + [cur.strip()] if cur.strip() else parts
+
+
+def check_loads(rows, funcs):
+    """Each load_<name> must hold at least `unroll` loads of `width` bytes in its busiest loop (a
+    memory source into a register of that width: movdqa/vmovdqa64, or the OR GCC folds the load
+    into), write no memory (a spilled accumulator would be measured as stores), call or reference
+    nothing (no memcpy or memcmp a compiler could substitute), and use no register wider than its
+    row (the AVX2 row must run on a CPU without AVX-512)."""
+    errors = []
+    for name, row in rows.items():
+        fn = 'load_' + name
+        if fn not in funcs:
+            errors.append(f'{fn}: not in the library')
+            continue
+        _, insns, relocs = funcs[fn]
+        reg = VREG[row['width']]
+        mine = [f'{fn}: reloc {sym}: a load kernel references no other symbol' for sym in relocs]
+        for _, _, mnem, ops in insns:
+            ops_l = operands(ops)
+            mem = [o for o in ops_l if '(' in o]
+            if mnem.startswith('call'):
+                mine.append(f'{fn}: {mnem} {ops}: a load kernel references no other symbol')
+                continue
+            if mem and '(' in ops_l[-1] and 'nop' not in mnem + ops and not mnem.startswith('lea'):
+                mine.append(f'{fn}: {mnem} {ops}: writes memory')
+            for wide in WIDER[row['width']]:
+                if '%' + wide in ops:
+                    mine.append(f'{fn}: {mnem} {ops}: {wide} register in a '
+                                f'{row["width"]}-byte kernel')
+
+        def is_load(mn, ops):
+            ops_l = operands(ops)
+            return (not mn.startswith('lea') and any('(' in o for o in ops_l[:-1])
+                    and '%' + reg in ops_l[-1])
+
+        loads = most_per_loop(insns, is_load)
+        if loads < row['unroll']:
+            mine.append(f'{fn}: {loads} loads into %{reg} registers in its busiest loop, '
+                        f'want at least {row["unroll"]}')
+        if not mine:
+            print(f'ok {fn}: {row["width"]}-byte loads, no stores, no calls, nothing wider')
+        errors += mine
+    return errors
+
+
 def main(argv):
     objdump = 'objdump'
     if len(argv) > 1 and argv[1] == '--objdump':
@@ -182,18 +256,19 @@ def main(argv):
     if len(argv) != 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    rows = read_def(argv[1])
+    macro, rows = read_def(argv[1])
     if not rows:
-        print(f'check_disasm: no KERNEL rows in {argv[1]}', file=sys.stderr)
+        print(f'check_disasm: no {" or ".join(LISTS)} rows in {argv[1]}', file=sys.stderr)
         return 2
-    errors = check(rows, disassemble(objdump, argv[2]))
+    funcs = disassemble(objdump, argv[2])
+    errors = (check_stores if macro == 'KERNEL' else check_loads)(rows, funcs)
     for e in errors:
         print('FAIL ' + e)
     if errors:
         return 1
-    print(f'ok: {len(rows)} kernels hold the instructions their names claim')
+    if macro == 'KERNEL':
+        print(f'ok: {len(rows)} kernels hold the instructions their names claim')
     return 0
-
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv))
