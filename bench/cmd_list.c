@@ -1,14 +1,16 @@
 /*
- * cmd_list.c — `storebench list`: every kernel of kernels.def, its shape and whether it runs here.
- * Plain C.  Derived fields (granule) are computed from the table, never typed; --tsv is the stable
- * form for scripts and tests, the default is a table for people.
+ * cmd_list.c — `storebench list`: every kernel of kernels.def and load.def, its shape and whether
+ * it runs here.  Plain C.  Derived fields (granule) are computed from the tables, never typed;
+ * --tsv is the stable form for scripts (store kernels only, --loads for the read side).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
 #include "cpu.h"
 #include "kernels.h"
+#include "load.h"
 
 static void print_tsv(const struct cpu_info *cpu)
 {
@@ -26,43 +28,105 @@ static void print_tsv(const struct cpu_info *cpu)
 	}
 }
 
-static void print_table(const struct cpu_info *cpu)
+/* Name column wide enough for both lists, so the store and read tables line up. */
+static int name_width(void)
 {
-	size_t w = 4, avail = 0;
+	size_t w = strlen("name");
 
 	for (size_t i = 0; i < kernel_count; i++)
 		if (strlen(kernel_table[i].name) > w)
 			w = strlen(kernel_table[i].name);
-	printf("%-*s  %-5s  %5s  %6s  %7s  %-22s  %s\n", (int)w, "name", "kind", "width", "unroll",
+	for (size_t i = 0; i < load_count; i++)
+		if (strlen(load_table[i].name) > w)
+			w = strlen(load_table[i].name);
+	return (int)w;
+}
+
+static void print_header(int w)
+{
+	printf("%-*s  %-5s  %5s  %6s  %7s  %-22s  %s\n", w, "name", "kind", "width", "unroll",
 	       "granule", "isa", "available");
+}
+
+/* One row of either table; why is NULL when this CPU can run it. */
+static void print_row(int w, const char *name, const char *kind, unsigned width, unsigned unroll,
+		      size_t granule, unsigned isa_mask, const char *why)
+{
+	char isa[128];
+
+	cpu_isa_names(isa_mask, isa, sizeof isa);
+	printf("%-*s  %-5s  %5u  %6u  %7zu  %-22s  %s%s\n", w, name, kind, width, unroll, granule,
+	       isa[0] ? isa : "-", why ? "no: " : "yes", why ? why : "");
+}
+
+static void print_table(const struct cpu_info *cpu)
+{
+	int w = name_width();
+	size_t avail = 0;
+
+	print_header(w);
 	for (size_t i = 0; i < kernel_count; i++) {
 		const struct kernel *k = &kernel_table[i];
 		const char *why = cpu_kernel_unavailable(k, cpu);
-		char isa[128];
 
-		cpu_isa_names(k->isa, isa, sizeof isa);
-		printf("%-*s  %-5s  %5u  %6u  %7zu  %-22s  %s%s\n", (int)w, k->name,
-		       kernel_kind_name(k->kind), k->width, k->unroll, kernel_granule(k),
-		       isa[0] ? isa : "-", why ? "no: " : "yes", why ? why : "");
+		print_row(w, k->name, kernel_kind_name(k->kind), k->width, k->unroll,
+			  kernel_granule(k), k->isa, why);
 		avail += !why;
 	}
 	printf("%zu kernels, %zu available on this CPU (%s, %s)\n", kernel_count, avail, cpu->brand,
 	       cpu->codename);
 }
 
+/* The read side of rw mixes, kind "read": only the widest available one is ever used. */
+static void print_loads_table(const struct cpu_info *cpu, bool header)
+{
+	const struct load_kernel *best = load_kernel_best(cpu);
+	int w = name_width();
+
+	if (header)
+		print_header(w);
+	for (size_t i = 0; i < load_count; i++) {
+		const struct load_kernel *lk = &load_table[i];
+
+		print_row(w, lk->name, "read", lk->width, lk->unroll,
+			  (size_t)lk->width * lk->unroll, lk->isa, load_kernel_unavailable(lk, cpu));
+	}
+	printf("%zu read kernels; rw mixes read with %s, the widest available (CSV read_kernel)\n",
+	       load_count, best ? best->name : "none");
+}
+
+/* The read side of rw mixes: the columns of the store TSV that apply to a load. */
+static void print_loads_tsv(const struct cpu_info *cpu)
+{
+	puts("name\twidth_bytes\tunroll\tgranule_bytes\tisa\tavailable\treason\tdesc");
+	for (size_t i = 0; i < load_count; i++) {
+		const struct load_kernel *lk = &load_table[i];
+		const char *why = load_kernel_unavailable(lk, cpu);
+		char isa[128];
+
+		cpu_isa_names(lk->isa, isa, sizeof isa);
+		printf("%s\t%u\t%u\t%u\t%s\t%s\t%s\t%s\n", lk->name, lk->width, lk->unroll,
+		       lk->width * lk->unroll, isa, why ? "no" : "yes", why ? why : "", lk->desc);
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct cpu_info cpu;
-	int tsv = 0;
+	int tsv = 0, loads = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--tsv")) {
 			tsv = 1;
+		} else if (!strcmp(argv[i], "--loads")) {
+			loads = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: storebench list [--tsv]\n"
+			puts("usage: storebench list [--loads] [--tsv]\n"
 			     "Lists every store kernel: kind, bytes per store, unroll, bytes per loop\n"
 			     "iteration (granule), required ISA, and whether this CPU can run it (and why\n"
-			     "not).  --tsv: tab-separated with one header line, plus fill and description.");
+			     "not), then the read kernels of rw mixes.  --tsv: the store kernels\n"
+			     "tab-separated with one header line, plus fill and description.  --loads: the\n"
+			     "read kernels only (with --tsv: tab-separated, the same column names).");
 			return 0;
 		} else {
 			fprintf(stderr, "storebench list: unknown option '%s' (try --help)\n", argv[i]);
@@ -71,8 +135,13 @@ int cmd_list(int argc, char **argv)
 	}
 	cpu_detect(&cpu);
 	if (tsv)
-		print_tsv(&cpu);
-	else
+		(loads ? print_loads_tsv : print_tsv)(&cpu);
+	else if (loads)
+		print_loads_table(&cpu, true);
+	else {
 		print_table(&cpu);
+		putchar('\n');
+		print_loads_table(&cpu, false);
+	}
 	return fflush(stdout) ? 1 : 0;
 }

@@ -2,6 +2,7 @@
 # cli_test.py — `storebench list`, `info` and the dispatcher, checked against kernels.def.
 # python3 standard library.  Kernel names come from kernels/kernels.def itself, so a row added
 # there and missing from `list` (or the reverse) fails here.
+import os
 import re
 import subprocess
 import sys
@@ -42,8 +43,21 @@ def test_list():
             check(row["reason"] == "", f"{row['name']}: available but reason {row['reason']!r}")
         check(int(row["granule_bytes"]) == int(row["width_bytes"]) * int(row["unroll"]),
               f"{row['name']}: granule != width * unroll")
+    loads = ["load_" + n for n in re.findall(r"^LOAD\(\s*(\w+)\s*,",
+                                             open(os.path.join(os.path.dirname(kernels_def),
+                                                               "load.def")).read(), re.M)]
+    check(len(loads) > 0, "no LOAD rows parsed from load.def")
+    r = run("list", "--loads", "--tsv")
+    check(r.returncode == 0, f"list --loads --tsv exit {r.returncode}: {r.stderr.strip()}")
+    lines = r.stdout.splitlines()
+    lrows = [dict(zip(lines[0].split("\t"), l.split("\t"))) for l in lines[1:]]
+    check([row["name"] for row in lrows] == loads, f"list --loads rows != load.def {loads}")
+    check(all(row["available"] in ("yes", "no") and
+              int(row["granule_bytes"]) == int(row["width_bytes"]) * int(row["unroll"])
+              for row in lrows), "list --loads: bad available or granule column")
     table = run("list")
-    check(table.returncode == 0 and all(n in table.stdout for n in names), "list table misses names")
+    check(table.returncode == 0 and all(n in table.stdout for n in names + loads),
+          "list table misses store or read kernel names")
 
 
 def test_info():
