@@ -11,13 +11,14 @@ Every problem with the file raises CsvError whose text is one line meant for std
 into exit status 2 with `fail()`.
 """
 
+import argparse
 import csv
 import math
 import re
 import sys
 
-__all__ = ["CsvError", "Run", "load", "fail", "num", "fmt_bytes", "parse_bytes", "geomean",
-           "size_class", "DIMS", "shared", "SHARED_BELOW"]
+__all__ = ["CsvError", "Run", "load", "fail", "ArgParser", "num", "ival", "fmt_bytes",
+           "parse_bytes", "geomean", "size_class", "DIMS", "FRACTIONAL", "shared", "SHARED_BELOW"]
 
 # The columns that say which point a row is (with the kernel).  Some follow others (chunk_bytes is
 # the call size when nothing is read), so only one that varies at a fixed rest is an axis of its own.
@@ -35,6 +36,13 @@ def fail(prog, err):
     sys.exit(2)
 
 
+class ArgParser(argparse.ArgumentParser):
+    """Usage errors are bad input too: one line on stderr, exit status 2."""
+
+    def error(self, message):
+        fail(self.prog, message + " (see --help)")
+
+
 def num(text):
     """Float from a CSV field; None for the empty field (not measurable) or a non-number."""
     if text is None or text == "":
@@ -44,6 +52,17 @@ def num(text):
     except ValueError:
         return None
     return v if math.isfinite(v) else None
+
+
+FRACTIONAL = ("rw_ratio",)  # '66.67' percent written is legal; other numeric columns are whole
+
+
+def ival(row, col):
+    """Numeric field as int (as float where FRACTIONAL allows a fraction), None when empty."""
+    v = num(row.get(col))
+    if v is None:
+        return None
+    return v if col in FRACTIONAL and v != int(v) else int(v)
 
 
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20,
