@@ -9,14 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem_access.h"
+
 #ifdef __SSE2__
 #include <immintrin.h>
 #endif
-
-/* Unaligned, alias-anything scalar loads: the buffer's type is unknown to the kernel. */
-typedef uint64_t ld_u64 __attribute__((aligned(1), may_alias));
-typedef uint32_t ld_u32 __attribute__((aligned(1), may_alias));
-typedef uint16_t ld_u16 __attribute__((aligned(1), may_alias));
 
 /* OR of the eight bytes of x, the contract's result. */
 static inline uint64_t load_fold64(uint64_t x)
@@ -33,21 +30,14 @@ static inline uint64_t load_small_lt16(const unsigned char *d, size_t n)
 	uint64_t x = 0;
 
 	if (n >= 8)
-		x = *(const ld_u64 *)d | *(const ld_u64 *)(d + n - 8);
+		x = *(const sb_u64 *)d | *(const sb_u64 *)(d + n - 8);
 	else if (n >= 4)
-		x = *(const ld_u32 *)d | *(const ld_u32 *)(d + n - 4);
+		x = *(const sb_u32 *)d | *(const sb_u32 *)(d + n - 4);
 	else if (n >= 2)
-		x = *(const ld_u16 *)d | *(const ld_u16 *)(d + n - 2);
+		x = *(const sb_u16 *)d | *(const sb_u16 *)(d + n - 2);
 	else if (n == 1)
 		x = *d;
 	return load_fold64(x);
-}
-
-/* First address strictly above d that is a multiple of a (a power of two): the head load covers
- * [d, d+a), so the aligned body may start there without a gap. */
-static inline const unsigned char *load_align_above(const unsigned char *d, size_t a)
-{
-	return (const unsigned char *)(((uintptr_t)d + a) & ~(uintptr_t)(a - 1));
 }
 
 #ifdef __SSE2__
@@ -109,7 +99,7 @@ uint64_t load_##name(const void *src, size_t n)						\
 	for (unsigned i = 0; i < U; i++)						\
 		acc[i] = zero();							\
 	acc[0] = loadu(d);								\
-	p = load_align_above(d, W);							\
+	p = align_above(d, W);								\
 	for (const unsigned char *end = p + (size_t)(e - p) / (W * U) * (W * U);	\
 	     p != end; p += (size_t)W * U) {						\
 		_Pragma("GCC unroll 8")							\

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem_access.h"
+
 /*
  * STORE_LOOP(fn, vec_t, unit, splat, small, head, body, tail) defines
  *	static void fn(unsigned char *d, int c, size_t n, unsigned unroll)
@@ -48,18 +50,6 @@ void fn(unsigned char *d, int c, size_t n, unsigned unroll)				\
 		p += (unit);								\
 	}										\
 	tail(p, e, v);									\
-}
-
-/* First address above d that is a multiple of a (a power of two): the overlapping-head variant. */
-static inline unsigned char *align_above(unsigned char *d, size_t a)
-{
-	return (unsigned char *)(((uintptr_t)d + a) & ~(uintptr_t)(a - 1));
-}
-
-/* First address at or above d that is a multiple of a: the exact-head variant (line kernels). */
-static inline unsigned char *align_up(unsigned char *d, size_t a)
-{
-	return (unsigned char *)(((uintptr_t)d + a - 1) & ~(uintptr_t)(a - 1));
 }
 
 /*

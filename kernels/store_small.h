@@ -9,14 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem_access.h"
+
 #ifdef __SSE2__
 #include <immintrin.h>
 #endif
-
-/* Unaligned, alias-anything scalar stores: the compiler must not assume the buffer's type. */
-typedef uint64_t sb_u64 __attribute__((aligned(1), may_alias));
-typedef uint32_t sb_u32 __attribute__((aligned(1), may_alias));
-typedef uint16_t sb_u16 __attribute__((aligned(1), may_alias));
 
 static inline uint64_t splat64(int c)
 {
