@@ -14,30 +14,7 @@ static inline __m256i avx2_splat(int c)
 	return _mm256_set1_epi8((char)c);
 }
 
-/* One unaligned vector covers the head; the body starts at the next 32-byte boundary above d. */
-static inline unsigned char *avx2_head(unsigned char *d, __m256i v)
-{
-	_mm256_storeu_si256((__m256i *)d, v);
-	return align_above(d, 32);
-}
-
-/* One unaligned vector ending at e; it may rewrite body bytes, which already hold c. */
-static inline void avx2_tail(unsigned char *p, unsigned char *e, __m256i v)
-{
-	if (p < e)
-		_mm256_storeu_si256((__m256i *)(e - 32), v);
-}
-
-static inline void avx2_t_body(unsigned char *p, __m256i v)
-{
-	_mm256_store_si256((__m256i *)p, v);
-}
-
-/* vmovntdq ymm needs 32-byte alignment, which the loop guarantees; head and tail stay temporal. */
-static inline void avx2_nt_body(unsigned char *p, __m256i v)
-{
-	_mm256_stream_si256((__m256i *)p, v);
-}
+STORE_VEC_HOOKS(avx2, __m256i, 32, _mm256_storeu_si256, _mm256_store_si256, _mm256_stream_si256)
 
 STORE_LOOP(avx2_t_loop, __m256i, 32, avx2_splat, store_small_lt32_sse2, avx2_head, avx2_t_body,
 	   avx2_tail)

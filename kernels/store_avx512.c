@@ -15,30 +15,7 @@ static inline __m512i avx512_splat(int c)
 	return _mm512_set1_epi32((int)((unsigned char)c * 0x01010101u));
 }
 
-/* One unaligned vector covers the head; the body starts at the next 64-byte boundary above d. */
-static inline unsigned char *avx512_head(unsigned char *d, __m512i v)
-{
-	_mm512_storeu_si512(d, v);
-	return align_above(d, 64);
-}
-
-/* One unaligned vector ending at e; it may rewrite body bytes, which already hold c. */
-static inline void avx512_tail(unsigned char *p, unsigned char *e, __m512i v)
-{
-	if (p < e)
-		_mm512_storeu_si512(e - 64, v);
-}
-
-static inline void avx512_t_body(unsigned char *p, __m512i v)
-{
-	_mm512_store_si512(p, v);
-}
-
-/* vmovntdq zmm needs 64-byte alignment, which the loop guarantees; head and tail stay temporal. */
-static inline void avx512_nt_body(unsigned char *p, __m512i v)
-{
-	_mm512_stream_si512((__m512i *)p, v);
-}
+STORE_VEC_HOOKS(avx512, __m512i, 64, _mm512_storeu_si512, _mm512_store_si512, _mm512_stream_si512)
 
 STORE_LOOP(avx512_t_loop, __m512i, 64, avx512_splat, store_small_lt64_avx, avx512_head,
 	   avx512_t_body, avx512_tail)

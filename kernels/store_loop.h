@@ -53,6 +53,37 @@ void fn(unsigned char *d, int c, size_t n, unsigned unroll)				\
 }
 
 /*
+ * STORE_VEC_HOOKS(pfx, vec_t, W, storeu, store, stream) defines the hooks of a W-byte vector
+ * family from its three store intrinsics: pfx_head (one unaligned vector covers the head, the
+ * body starts at the next W-byte boundary above d), pfx_tail (one unaligned vector ending at e;
+ * it may rewrite body bytes, which already hold c), pfx_t_body (the aligned temporal store) and
+ * pfx_nt_body (the streaming store, whose alignment the loop guarantees; head and tail stay
+ * temporal).  The splat stays in the ISA file: the cheapest broadcast differs per ISA.
+ */
+#define STORE_VEC_HOOKS(pfx, vec_t, W, storeu, store, stream)				\
+static inline unsigned char *pfx##_head(unsigned char *d, vec_t v)			\
+{											\
+	storeu((vec_t *)d, v);								\
+	return align_above(d, W);							\
+}											\
+											\
+static inline void pfx##_tail(unsigned char *p, unsigned char *e, vec_t v)		\
+{											\
+	if (p < e)									\
+		storeu((vec_t *)(e - (W)), v);						\
+}											\
+											\
+static inline void pfx##_t_body(unsigned char *p, vec_t v)				\
+{											\
+	store((vec_t *)p, v);								\
+}											\
+											\
+static inline void pfx##_nt_body(unsigned char *p, vec_t v)				\
+{											\
+	stream((vec_t *)p, v);								\
+}
+
+/*
  * Kernel wrappers: store_<name>() with the contract's signature around one loop instantiation.
  * STORE_KERNEL_NT adds the sfence that makes weakly-ordered stores globally visible before the
  * caller's next store, as the contract (and a fair measurement of streaming stores) requires.

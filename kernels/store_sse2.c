@@ -14,30 +14,7 @@ static inline __m128i sse2_splat(int c)
 	return _mm_set1_epi8((char)c);
 }
 
-/* One unaligned vector covers the head; the body starts at the next 16-byte boundary above d. */
-static inline unsigned char *sse2_head(unsigned char *d, __m128i v)
-{
-	_mm_storeu_si128((__m128i *)d, v);
-	return align_above(d, 16);
-}
-
-/* One unaligned vector ending at e; it may rewrite body bytes, which already hold c. */
-static inline void sse2_tail(unsigned char *p, unsigned char *e, __m128i v)
-{
-	if (p < e)
-		_mm_storeu_si128((__m128i *)(e - 16), v);
-}
-
-static inline void sse2_t_body(unsigned char *p, __m128i v)
-{
-	_mm_store_si128((__m128i *)p, v);
-}
-
-/* movntdq needs 16-byte alignment, which the loop guarantees; head and tail stay temporal. */
-static inline void sse2_nt_body(unsigned char *p, __m128i v)
-{
-	_mm_stream_si128((__m128i *)p, v);
-}
+STORE_VEC_HOOKS(sse2, __m128i, 16, _mm_storeu_si128, _mm_store_si128, _mm_stream_si128)
 
 STORE_LOOP(sse2_t_loop, __m128i, 16, sse2_splat, store_small_lt16, sse2_head, sse2_t_body,
 	   sse2_tail)
