@@ -152,11 +152,6 @@ extern "C" bool gbs_filter_match(const char *name)
 	return std::regex_search(name, re) != negate;
 }
 
-extern "C" const char *gbs_version(void)
-{
-	return SB_BENCHMARK_VERSION;
-}
-
 extern "C" void gbs_context(const char *key, const char *value)
 {
 	benchmark::AddCustomContext(key, value);

@@ -60,9 +60,6 @@ bool gbs_init(int argc, char **argv);
 /* Whether name passes --benchmark_filter (regex, '-' prefix negates). */
 bool gbs_filter_match(const char *name);
 
-/* Google Benchmark's version as compiled against (the CSV and JSON record it). */
-const char *gbs_version(void);
-
 /* A key=value for the JSON "context" object; call before gbs_open. */
 void gbs_context(const char *key, const char *value);
 

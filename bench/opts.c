@@ -31,7 +31,7 @@ static const struct preset presets[] = {
 
 #define DEFAULT_FILL 0xa5
 
-void opts_usage(FILE *out)
+static void opts_usage(FILE *out)
 {
 	fputs("usage: storebench run [OPTIONS] [--benchmark_* FLAGS]\n"
 	      "Sweeps store kernels over call size, working set, threads and alignment; writes one\n"

@@ -61,8 +61,6 @@ struct run_opts {
  */
 int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opts *o);
 
-void opts_usage(FILE *out);
-
 /* Release what opts_parse allocated. */
 void opts_free(struct run_opts *o);
 
