@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "sysfs.h"
 #include "version.h"
 
 void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt, ...)
@@ -36,18 +37,15 @@ static const char *yesno(bool b)
 /* The bracketed choice of a sysfs selector such as "always [madvise] never", "" when absent. */
 static void sysfs_choice(const char *path, char *buf, size_t len)
 {
-	char line[256] = "";
-	FILE *f = fopen(path, "r");
+	char line[256];
 	char *open, *close;
 
 	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(line, sizeof line, f) && (open = strchr(line, '[')) && (close = strchr(open, ']'))) {
+	if (!sysfs_line(path, line, sizeof line) && (open = strchr(line, '[')) &&
+	    (close = strchr(open, ']'))) {
 		*close = '\0';
 		snprintf(buf, len, "%s", open + 1);
 	}
-	fclose(f);
 }
 
 static void cache_key_base(const struct cpu_cache *c, char *buf, size_t len)

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "placement.h"
 #include "cpulist.h"
+#include "sysfs.h"
 
 #include <numa.h>
 #include <sched.h>
@@ -20,17 +21,12 @@ struct cpu_pos {
 
 static int sysfs_int(int cpu, const char *file, int fallback)
 {
-	char path[160];
-	int v = fallback;
-	FILE *f;
+	char path[160], line[64];
+	int v;
 
 	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/%s", cpu, file);
-	f = fopen(path, "r");
-	if (!f)
+	if (sysfs_line(path, line, sizeof line) || sscanf(line, "%d", &v) != 1)
 		return fallback;
-	if (fscanf(f, "%d", &v) != 1)
-		v = fallback;
-	fclose(f);
 	return v;
 }
 
@@ -54,19 +50,15 @@ static int smt_index(int cpu)
 	char path[160], list[256];
 	struct cpulist it = cpulist_start(list);
 	long lo, hi;
-	FILE *f;
 	int idx = 0;
 
 	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
 		 cpu);
-	f = fopen(path, "r");
-	if (!f)
+	if (sysfs_line(path, list, sizeof list))
 		return 0;
-	if (fgets(list, sizeof list, f))
-		while (cpulist_next(&it, &lo, &hi) == CPULIST_RANGE)
-			for (long c = lo; c <= hi; c++)
-				idx += c < cpu;
-	fclose(f);
+	while (cpulist_next(&it, &lo, &hi) == CPULIST_RANGE)
+		for (long c = lo; c <= hi; c++)
+			idx += c < cpu;
 	return idx;
 }
 

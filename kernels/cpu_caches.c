@@ -5,6 +5,7 @@
  */
 #include "cpu.h"
 #include "cpulist.h"
+#include "sysfs.h"
 
 #include <dirent.h>
 #include <libcpuid.h>
@@ -15,19 +16,6 @@
 #include <unistd.h>
 
 #define SYS_CPU "/sys/devices/system/cpu"
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ok = f && fgets(buf, (int)len, f);
-
-	if (f)
-		fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
 
 static size_t parse_size(const char *s)
 {
@@ -78,16 +66,16 @@ static void caches_of_cpu(struct cpu_info *info, long cpu)
 		unsigned nshared;
 
 		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/level", cpu, idx);
-		if (read_line(path, level, sizeof level))
+		if (sysfs_line(path, level, sizeof level))
 			return;
 		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/type", cpu, idx);
-		if (read_line(path, type, sizeof type))
+		if (sysfs_line(path, type, sizeof type))
 			continue;
 		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/size", cpu, idx);
-		if (read_line(path, size, sizeof size))
+		if (sysfs_line(path, size, sizeof size))
 			continue;
 		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/shared_cpu_list", cpu, idx);
-		if (read_line(path, shared, sizeof shared))
+		if (sysfs_line(path, shared, sizeof shared))
 			snprintf(shared, sizeof shared, "%ld", cpu);
 		c = cache_slot(info, (unsigned)atoi(level), type);
 		if (!c)
@@ -107,7 +95,7 @@ static int caches_from_sysfs(struct cpu_info *info)
 	struct cpulist it = cpulist_start(online);
 	long lo, hi;
 
-	if (read_line(SYS_CPU "/online", online, sizeof online))
+	if (sysfs_line(SYS_CPU "/online", online, sizeof online))
 		return -1;
 	while (cpulist_next(&it, &lo, &hi) == CPULIST_RANGE)
 		for (long cpu = lo; cpu <= hi; cpu++)
@@ -152,11 +140,11 @@ static unsigned smt_width(void)
 	long cpu = -1, first;
 	unsigned n;
 
-	if (!read_line(SYS_CPU "/online", online, sizeof online))
+	if (!sysfs_line(SYS_CPU "/online", online, sizeof online))
 		cpulist_count(online, &cpu);
 	snprintf(path, sizeof path, SYS_CPU "/cpu%ld/topology/thread_siblings_list",
 		 cpu < 0 ? 0 : cpu);
-	if (read_line(path, list, sizeof list))
+	if (sysfs_line(path, list, sizeof list))
 		return 1;
 	n = cpulist_count(list, &first);
 	return n ? n : 1;
