@@ -32,13 +32,8 @@ def kernels():
     out = subprocess.run([SB, "list", "--tsv"], capture_output=True, text=True, check=True).stdout
     lines = out.splitlines()
     head = lines[0].split("\t")
-    avail = {}
-    for line in lines[1:]:
-        cells = dict(zip(head, line.split("\t")))
-        name = cells.get("name") or cells.get("kernel")
-        flag = cells.get("available", cells.get("runs_here", ""))
-        avail[name] = flag.lower() in ("yes", "1", "true")
-    return avail
+    rows = [dict(zip(head, line.split("\t"))) for line in lines[1:]]
+    return {r["name"]: r["available"] == "yes" for r in rows}
 
 
 def read_csv(path):
