@@ -250,18 +250,29 @@ static void test_plans(void)
 					  (1 << 20) + 64, 3 << 20 };
 	static const size_t chunks[] = { 64, 128, 192, 4096, 65536 };
 
-	expect_pattern("75", 64 * 12, RW_LAYOUT_spread, "WWWRWWWRWWWR");
-	expect_pattern("50", 64 * 8, RW_LAYOUT_spread, "WRWRWRWR");
-	expect_pattern("25", 64 * 8, RW_LAYOUT_spread, "WRRRWRRR");
-	expect_pattern("2:1", 64 * 9, RW_LAYOUT_spread, "WRRWRRWRR");
-	expect_pattern("1:2", 64 * 9, RW_LAYOUT_spread, "WWRWWRWWR");
-	expect_pattern("100", 64 * 4, RW_LAYOUT_spread, "WWWW");
-	expect_pattern("0", 64 * 4, RW_LAYOUT_spread, "RRRR");
-	expect_pattern("50", 64 * 8, RW_LAYOUT_contiguous, "RRRRWWWW");
-	expect_pattern("75", 64 * 8, RW_LAYOUT_contiguous, "RRWWWWWW");
-	expect_pattern("2:1", 64 * 9, RW_LAYOUT_contiguous, "RRRRRRWWW");
-	expect_pattern("0", 64 * 4, RW_LAYOUT_contiguous, "RRRR");
-	expect_pattern("100", 64 * 4, RW_LAYOUT_contiguous, "WWWW");
+	/* One 64-byte chunk per letter: the order each layout gives a ratio's chunks. */
+	static const struct {
+		const char *ratio;
+		enum rw_layout layout;
+		const char *want;
+	} patterns[] = {
+		{ "75", RW_LAYOUT_spread, "WWWRWWWRWWWR" },
+		{ "50", RW_LAYOUT_spread, "WRWRWRWR" },
+		{ "25", RW_LAYOUT_spread, "WRRRWRRR" },
+		{ "2:1", RW_LAYOUT_spread, "WRRWRRWRR" },
+		{ "1:2", RW_LAYOUT_spread, "WWRWWRWWR" },
+		{ "100", RW_LAYOUT_spread, "WWWW" },
+		{ "0", RW_LAYOUT_spread, "RRRR" },
+		{ "50", RW_LAYOUT_contiguous, "RRRRWWWW" },
+		{ "75", RW_LAYOUT_contiguous, "RRWWWWWW" },
+		{ "2:1", RW_LAYOUT_contiguous, "RRRRRRWWW" },
+		{ "0", RW_LAYOUT_contiguous, "RRRR" },
+		{ "100", RW_LAYOUT_contiguous, "WWWW" },
+	};
+
+	for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
+		expect_pattern(patterns[i].ratio, 64 * strlen(patterns[i].want), patterns[i].layout,
+			       patterns[i].want);
 
 	for (size_t ri = 0; ri < sizeof regions / sizeof regions[0]; ri++)
 		for (size_t ci = 0; ci < sizeof chunks / sizeof chunks[0]; ci++) {
