@@ -53,14 +53,15 @@ void fn(unsigned char *d, int c, size_t n, unsigned unroll)				\
 }
 
 /*
- * STORE_VEC_HOOKS(pfx, vec_t, W, storeu, store, stream) defines the hooks of a W-byte vector
- * family from its three store intrinsics: pfx_head (one unaligned vector covers the head, the
- * body starts at the next W-byte boundary above d), pfx_tail (one unaligned vector ending at e;
- * it may rewrite body bytes, which already hold c), pfx_t_body (the aligned temporal store) and
- * pfx_nt_body (the streaming store, whose alignment the loop guarantees; head and tail stay
- * temporal).  The splat stays in the ISA file: the cheapest broadcast differs per ISA.
+ * STORE_VEC_FAMILY(pfx, vec_t, W, splat, small, storeu, store, stream) defines the two loops of a
+ * W-byte vector family, pfx_t_loop and pfx_nt_loop, from its store intrinsics.  Hooks: pfx_head
+ * (one unaligned vector covers the head, the body starts at the next W-byte boundary above d),
+ * pfx_tail (one unaligned vector ending at e; it may rewrite body bytes, which already hold c),
+ * pfx_t_body (the aligned temporal store) and pfx_nt_body (the streaming store, whose alignment
+ * the loop guarantees; head and tail stay temporal).  splat and small stay in the ISA file: the
+ * cheapest broadcast and short fill differ per ISA.
  */
-#define STORE_VEC_HOOKS(pfx, vec_t, W, storeu, store, stream)				\
+#define STORE_VEC_FAMILY(pfx, vec_t, W, splat, small, storeu, store, stream)		\
 static inline unsigned char *pfx##_head(unsigned char *d, vec_t v)			\
 {											\
 	storeu((vec_t *)d, v);								\
@@ -81,7 +82,10 @@ static inline void pfx##_t_body(unsigned char *p, vec_t v)				\
 static inline void pfx##_nt_body(unsigned char *p, vec_t v)				\
 {											\
 	stream((vec_t *)p, v);								\
-}
+}											\
+											\
+STORE_LOOP(pfx##_t_loop, vec_t, W, splat, small, pfx##_head, pfx##_t_body, pfx##_tail)		\
+STORE_LOOP(pfx##_nt_loop, vec_t, W, splat, small, pfx##_head, pfx##_nt_body, pfx##_tail)
 
 /*
  * Kernel wrappers: store_<name>() with the contract's signature around one loop instantiation.

@@ -14,12 +14,8 @@ static inline __m128i sse2_splat(int c)
 	return _mm_set1_epi8((char)c);
 }
 
-STORE_VEC_HOOKS(sse2, __m128i, 16, _mm_storeu_si128, _mm_store_si128, _mm_stream_si128)
-
-STORE_LOOP(sse2_t_loop, __m128i, 16, sse2_splat, store_small_lt16, sse2_head, sse2_t_body,
-	   sse2_tail)
-STORE_LOOP(sse2_nt_loop, __m128i, 16, sse2_splat, store_small_lt16, sse2_head, sse2_nt_body,
-	   sse2_tail)
+STORE_VEC_FAMILY(sse2, __m128i, 16, sse2_splat, store_small_lt16,
+		 _mm_storeu_si128, _mm_store_si128, _mm_stream_si128)
 
 STORE_KERNEL(sse2_t_u1, sse2_t_loop, 1)
 STORE_KERNEL(sse2_t_u2, sse2_t_loop, 2)
