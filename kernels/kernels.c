@@ -1,6 +1,7 @@
 /*
  * kernels.c — the kernel table, expanded from kernels.def.
  * Plain C, no ISA flags: this file never executes a kernel, it only names them.
+ * Why one table: `storebench list`, kernel selection and the tests walk it, so none misses a row.
  */
 #include "kernels.h"
 

@@ -1,6 +1,7 @@
 /*
  * load_sse2.c — the 128-bit load kernel, the read side of rw mixes on any x86-64 CPU.
  * ISA: SSE2 (baseline x86-64, no extra flag), so a read kernel exists wherever storebench runs.
+ * The loop is load_loop.h's, so this row and the AVX2/AVX-512 ones differ only in width.
  */
 #include <immintrin.h>
 

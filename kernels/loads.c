@@ -1,6 +1,7 @@
 /*
  * loads.c — the load-kernel table, expanded from load.def, and the choice of the one read kernel.
  * Plain C, no ISA flags: this file never executes a load kernel, it only names and picks them.
+ * Why one read kernel per run: every store strategy is then measured next to the same reads.
  */
 #include "load.h"
 
