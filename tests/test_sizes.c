@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "sizes.h"
-
-static int failures;
+#include "test_util.h"
 
 static void expect_list(const char *spec, const char *want)
 {
@@ -17,16 +16,12 @@ static void expect_list(const char *spec, const char *want)
 	size_t used = 0;
 
 	if (!u64_list_parse(spec, true, 1, &l, err, sizeof err)) {
-		printf("FAIL: '%s' refused: %s\n", spec, err);
-		failures++;
+		CHECK(false, "'%s' refused: %s", spec, err);
 		return;
 	}
 	for (size_t i = 0; i < l.n; i++)
 		used += (size_t)snprintf(got + used, sizeof got - used, "%s%llu", i ? "," : "", l.v[i]);
-	if (strcmp(got, want)) {
-		printf("FAIL: '%s' -> %s, want %s\n", spec, got, want);
-		failures++;
-	}
+	CHECK(!strcmp(got, want), "'%s' -> %s, want %s", spec, got, want);
 	u64_list_free(&l);
 }
 
@@ -35,13 +30,10 @@ static void expect_refused(const char *spec, bool units)
 	struct u64_list l = { 0 };
 	char err[256] = "";
 
-	if (u64_list_parse(spec, units, 1, &l, err, sizeof err)) {
-		printf("FAIL: '%s' accepted\n", spec);
-		failures++;
-	} else if (!err[0]) {
-		printf("FAIL: '%s' refused without a reason\n", spec);
-		failures++;
-	}
+	if (u64_list_parse(spec, units, 1, &l, err, sizeof err))
+		CHECK(false, "'%s' accepted", spec);
+	else
+		CHECK(err[0], "'%s' refused without a reason", spec);
 	u64_list_free(&l);
 }
 
@@ -69,6 +61,5 @@ int main(void)
 	expect_refused("4K", false);
 	expect_refused("99999999999T", true);
 	expect_refused("1..1000000000:+1", true);
-	printf("%s\n", failures ? "FAILED" : "ok: size grammar");
-	return failures != 0;
+	return test_result("ok: size grammar");
 }
