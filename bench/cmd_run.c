@@ -218,12 +218,6 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	pts = *points = sweep_points(o, &npts, &skipped, &skipped_rw);
 	if (!pts)
 		return 2;
-	if (skipped_rw)
-		fprintf(stderr, "storebench run: note: %zu read/write combinations skipped (a mix walks "
-				"seq regions, not cold/random; split needs 2 threads)\n", skipped_rw);
-	if (skipped)
-		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
-				"exceeds the working set\n", skipped);
 	if (!npts) {
 		fprintf(stderr, "storebench run: nothing to measure (filter or working sets exclude "
 				"every point)\n");
@@ -248,6 +242,15 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	signals_install();
 	if (!outfiles_create(&of, o->csv, o->json, o->machine, &cpu, now))
 		return 2;
+	/* notes only once the input is known good: bad input stays one line on stderr */
+	if (o->sel.skipped[0])
+		fprintf(stderr, "storebench run: note: skipping %s\n", o->sel.skipped);
+	if (skipped_rw)
+		fprintf(stderr, "storebench run: note: %zu read/write combinations skipped (a mix walks "
+				"seq regions, not cold/random; split needs 2 threads)\n", skipped_rw);
+	if (skipped)
+		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
+				"exceeds the working set\n", skipped);
 	if (!cpu.invariant_tsc)
 		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
 				"empty\n");

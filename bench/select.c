@@ -77,13 +77,13 @@ static bool has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* Record why k is left out: printed once the run starts, and kept in the CSV metadata. */
 static void note_skip(struct selection *sel, const struct kernel *k, const char *why)
 {
 	size_t used = strlen(sel->skipped);
 
 	if (strstr(sel->skipped, k->name))
 		return;
-	fprintf(stderr, "storebench run: note: skipping %s (%s)\n", k->name, why);
 	snprintf(sel->skipped + used, sizeof sel->skipped - used, "%s%s (%s)", used ? "; " : "",
 		 k->name, why);
 }
