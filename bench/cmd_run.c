@@ -198,7 +198,7 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	struct pool pool;
 	struct measure_env env = { 0 };
 	char cycles_note[200], err[256], *meta;
-	size_t npts, skipped, skipped_rw, name_width = 0, done = 0, starved = 0;
+	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0, starved = 0;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
 	int rc, status = 0;
@@ -215,7 +215,7 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 		o->repetitions = 0;
 	if (has_flag(argc, argv, "--benchmark_min_time"))
 		o->min_time = 0;
-	pts = *points = sweep_points(o, &npts, &skipped, &skipped_rw);
+	pts = *points = sweep_points(o, &npts, &skipped, &skipped_rw, &rounded_split);
 	if (!pts)
 		return 2;
 	if (!npts) {
@@ -251,6 +251,10 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 	if (skipped)
 		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
 				"exceeds the working set\n", skipped);
+	if (rounded_split)
+		fprintf(stderr, "storebench run: note: %zu split points measure the ratio whole threads "
+				"give (writers / threads), not the one asked; rw_ratio says which\n",
+			rounded_split);
 	if (!cpu.invariant_tsc)
 		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
 				"empty\n");

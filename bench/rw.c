@@ -387,6 +387,12 @@ int rw_split_init(struct rw_split *s, unsigned threads, const struct rw_ratio *r
 	return 0;
 }
 
+void rw_split_ratio(const struct rw_split *s, struct rw_ratio *out)
+{
+	set_fraction(out, s->writers, s->threads);
+	rw_ratio_format(out, out->spec, sizeof out->spec);
+}
+
 /* Thread t writes when the writers among threads [0, t] reach ceil(writers*(t+1)/threads) only
  * by counting t: the spread rule of rw_plan_next over thread indices instead of chunks. */
 enum rw_op rw_split_role(const struct rw_split *s, unsigned t)

@@ -169,6 +169,12 @@ struct rw_split {
 int rw_split_init(struct rw_split *s, unsigned threads, const struct rw_ratio *r,
 		  char *err, size_t errlen);
 
+/*
+ * The written share split mode really measures, writers / threads: whole threads round the
+ * requested ratio (25 at 2 threads is one writer of two, 50), and a row must say what it measured.
+ */
+void rw_split_ratio(const struct rw_split *s, struct rw_ratio *out);
+
 /* What thread index t (0-based, t < threads) does. */
 enum rw_op rw_split_role(const struct rw_split *s, unsigned t);
 

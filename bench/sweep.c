@@ -56,11 +56,11 @@ static bool has_mode(const struct run_opts *o, enum rw_mode m)
 
 /*
  * Turn p into its read/write point: the region each thread walks is the working set (the call
- * for call/hot), walked in calls of the chunk.  Returns 1 to keep it, 0 to skip it, -1 after
- * the error line when it cannot be measured at all.
+ * for call/hot), walked in calls of the chunk; a split point takes the ratio its whole threads
+ * give.  Returns 1 to keep it, 0 to skip it, -1 after the error line when it cannot be measured.
  */
 static int mix_point(const struct run_opts *o, struct point *p, const struct ws_item *w,
-		     uint64_t chunk, size_t *skipped_rw)
+		     uint64_t chunk, size_t *skipped_rw, size_t *rounded_split)
 {
 	uint64_t region = w->mode == WS_CALL || w->mode == WS_HOT ? p->call : w->bytes;
 	struct rw_split split;
@@ -74,13 +74,20 @@ static int mix_point(const struct run_opts *o, struct point *p, const struct ws_
 		fprintf(stderr, "storebench run: %s\n", err);
 		return -1;
 	}
-	if (p->rw_mode == RW_MODE_split && rw_split_init(&split, p->threads, &p->rw, err, sizeof err)) {
-		if (has_mode(o, RW_MODE_interleave)) {
-			++*skipped_rw;
-			return 0;
+	if (p->rw_mode == RW_MODE_split) {
+		struct rw_ratio asked = p->rw;
+
+		if (rw_split_init(&split, p->threads, &p->rw, err, sizeof err)) {
+			if (has_mode(o, RW_MODE_interleave)) {
+				++*skipped_rw;
+				return 0;
+			}
+			fprintf(stderr, "storebench run: %s\n", err);
+			return -1;
 		}
-		fprintf(stderr, "storebench run: %s\n", err);
-		return -1;
+		rw_split_ratio(&split, &p->rw);
+		if (p->rw.write_parts != asked.write_parts || p->rw.total_parts != asked.total_parts)
+			++*rounded_split;
 	}
 	p->mode = WS_SEQ;
 	p->call = chunk;
@@ -97,13 +104,13 @@ static bool seen(const struct point *pts, size_t n, const char *name)
 }
 
 struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw)
+			   size_t *skipped_rw, size_t *rounded_split)
 {
 	size_t cap = o->threads.n * o->nws * o->call.n * o->misalign.n * o->nrw * o->nrw_mode *
 		     o->nrw_layout * o->chunk.n * o->sel.n, used = 0;
 	struct point *pts = calloc(cap ? cap : 1, sizeof *pts);
 
-	*skipped = *skipped_rw = 0;
+	*skipped = *skipped_rw = *rounded_split = 0;
 	if (!pts) {
 		perror("storebench run");
 		exit(1);
@@ -127,7 +134,7 @@ struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 			/* layout is an interleave axis, and rw 0 reads the same in either */
 			if (l && (p.rw_mode == RW_MODE_split || rw_ratio_is_read_only(&p.rw)))
 				continue;
-			switch (mix_point(o, &p, &o->ws[w], o->chunk.v[ch], skipped_rw)) {
+			switch (mix_point(o, &p, &o->ws[w], o->chunk.v[ch], skipped_rw, rounded_split)) {
 			case -1:
 				free(pts);
 				return NULL;

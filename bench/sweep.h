@@ -39,12 +39,14 @@ extern const char *const ws_mode_name[];
  * then misalignment, then rw ratio, mode, layout and chunk, then kernel, so buffers grow
  * monotonically and are reused across kernels.  *skipped counts combinations dropped because
  * the call exceeds an explicit working set, *skipped_rw those a read/write mix cannot have
- * (cold/random working sets; split at 1 thread when interleave is also asked for).  Returns NULL
+ * (cold/random working sets; split at 1 thread when interleave is also asked for),
+ * *rounded_split the split points whose ratio whole threads rounded (they carry the ratio really
+ * measured, and a point asked for twice that way is measured once).  Returns NULL
  * after one stderr line when the options cannot be measured (a chunk larger than a region, split
  * with one thread only).
  */
 struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw);
+			   size_t *skipped_rw, size_t *rounded_split);
 
 /* Relative cost of p for the ETA: a fixed part plus the bytes prefilled and verified. */
 double point_weight(const struct point *p);

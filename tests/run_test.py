@@ -261,11 +261,16 @@ def rw():
         if len(os.sched_getaffinity(0)) < 2:
             print("note: one CPU here: split mode not exercised")
             return
-        r = run(common + ["--threads", "2", "--rw", "50", "--rw-mode", "split",
+        # 25 at 2 threads is one writer of two: measured (and labelled) once, as 50
+        r = run(common + ["--threads", "2", "--rw", "25,50", "--rw-mode", "split",
                           "--csv", "split.csv"], d)
         check(r.returncode == 0, f"split run exit {r.returncode}: {r.stderr[-1000:]}")
+        check("split points measure the ratio whole threads give" in r.stderr,
+              f"no note on the rounded split ratio: {r.stderr[-500:]}")
         _, split = rw_rows(os.path.join(d, "split.csv"))
         check(len(split) == nk, f"{len(split)} split rows, want {nk}")
+        check(all(x["rw_ratio"] == "50" for x in split),
+              f"split rows must carry the measured ratio: {[x['rw_ratio'] for x in split]}")
         for x in split:
             chunk = int(x["chunk_bytes"])
             passes = int(x["calls_per_batch"]) // (region // chunk)
