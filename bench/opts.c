@@ -514,6 +514,7 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 void opts_free(struct run_opts *o)
 {
 	free(o->sel.k);
+	free(o->sel.skipped);
 	free(o->ws);
 	free(o->placement.cpu);
 	free(o->placement.node);

@@ -14,7 +14,8 @@
 struct selection {
 	size_t n;                       /* kernels selected, in kernels.def order */
 	const struct kernel **k;        /* kernel_count entries allocated */
-	char skipped[1024];             /* "name (reason); ..." for the CSV metadata */
+	char *skipped;                  /* "name (reason); ...", "" when none: for the note and
+					 * the CSV metadata; the caller frees it */
 };
 
 /*
