@@ -176,15 +176,20 @@ int rw_parse_list(const char *list, struct rw_ratio *out, size_t max, size_t *co
 			return fail(err, errlen, "--rw: more than %zu ratios in one list", max);
 		if (parse_one(s, len, &tmp[n], err, errlen))
 			return -1;
-		for (size_t i = 0; i < n; i++)
-			if (tmp[i].write_parts == tmp[n].write_parts &&
-			    tmp[i].total_parts == tmp[n].total_parts) {
-				char pct[16];
+		for (size_t i = 0; i < n; i++) {
+			char pct[16], other[16];
 
+			rw_ratio_format(&tmp[n], pct, sizeof pct);
+			if (tmp[i].write_parts == tmp[n].write_parts &&
+			    tmp[i].total_parts == tmp[n].total_parts)
 				return fail(err, errlen, "--rw: '%s' repeats '%s' (both are %s%% written)",
-					    tmp[n].spec, tmp[i].spec,
-					    rw_ratio_format(&tmp[n], pct, sizeof pct));
-			}
+					    tmp[n].spec, tmp[i].spec, pct);
+			/* rows and benchmark names carry the printed percent: it must name one point */
+			if (!strcmp(pct, rw_ratio_format(&tmp[i], other, sizeof other)))
+				return fail(err, errlen, "--rw: '%s' and '%s' both print as %s%% written, "
+					    "so their rows could not be told apart; keep one", tmp[i].spec,
+					    tmp[n].spec, pct);
+		}
 		n++;
 		if (!end)
 			break;

@@ -59,7 +59,8 @@ enum rw_op {
 
 /* "100,75,50,3:1": percents 0..100 with at most two decimals (an optional trailing '%'), or
  * MLC read:write ratios R:W (integers 0..10000, not both 0: 3:1 = 25 % written, 0:1 = 100).
- * Two elements naming the same share are an error. */
+ * Two elements naming the same share, or printing as the same percent (2:1 and 33.33), are an
+ * error. */
 int rw_parse_list(const char *list, struct rw_ratio *out, size_t max, size_t *count,
 		  char *err, size_t errlen);
 int rw_parse_mode(const char *s, enum rw_mode *out, char *err, size_t errlen);

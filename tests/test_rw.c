@@ -107,6 +107,11 @@ static void test_parse(void)
 	invalid("20000:1", "--rw: '20000:1' is out of range (ratio parts are 0..10000)");
 	invalid("50,1:1", "--rw: '1:1' repeats '50' (both are 50% written)");
 	invalid("100,0:1", "--rw: '0:1' repeats '100' (both are 100% written)");
+	/* 2:1 is 1/3 and 33.33 is 3333/10000: two shares, one printed percent, one row name */
+	invalid("2:1,33.33", "--rw: '2:1' and '33.33' both print as 33.33% written, so their rows "
+		"could not be told apart; keep one");
+	invalid("100,66.67,1:2", "--rw: '66.67' and '1:2' both print as 66.67% written, so their "
+		"rows could not be told apart; keep one");
 
 	for (int i = 0; i <= RW_MAX_RATIOS; i++)
 		snprintf(many + strlen(many), sizeof many - strlen(many), "%s%d", i ? "," : "", i);
