@@ -37,9 +37,12 @@ static void opts_usage(FILE *out)
 	      "Sweeps store kernels over call size, working set, threads and alignment; writes one\n"
 	      "CSV row per point (with # key=value provenance) and Google Benchmark JSON beside it.\n"
 	      "\n"
-	      "what to measure (lists: a,b,c; ranges: A..B doubles, A..B:xF, A..B:+S, end included;\n"
-	      "sizes: 64, 4K = 4KiB = 4096, 4KB = 4000 (dd's units), M/G/T alike, and cache-relative\n"
-	      "L1d, L2, LLC with a factor before or divisor after: L1d/4..4LLC:x2):\n"
+	      "what to measure (lists: a,b,c, at most 100000 values, duplicates dropped; ranges:\n"
+	      "A..B doubles, A..B:xF (F > 1, up to 4 decimals: x1.19 is 4 steps per octave, each\n"
+	      "A x F^k rounded to the nearest byte), A..B:+S, both ends included; sizes: 64,\n"
+	      "4K = 4KiB = 4096, 4KB = 4000 (dd's units), M/G/T alike, at most 128TiB, and\n"
+	      "cache-relative L1d, L2, L3, LLC with a whole factor before or divisor after:\n"
+	      "L1d/4..4LLC:x2, 3L1d/2):\n"
 	      "  --preset NAME       a whole sweep (default quick); options below override its fields\n",
 	      out);
 	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
@@ -55,7 +58,8 @@ static void opts_usage(FILE *out)
 	      "  --placement P       compact | spread (over NUMA nodes and L3 domains) | cpus:0,2,4-7\n"
 	      "  --membind M         local (each thread's node, default) | interleave | NODE\n"
 	      "  --pages P           4k (default) | thp | hugetlb (needs reserved huge pages)\n"
-	      "  --fill BYTE         byte stored (default 0xa5; 0 also admits zero-only kernels: clzero)\n"
+	      "  --fill BYTE         byte stored, decimal or 0x hex, no octal (default 0xa5; 0 also\n"
+	      "                      admits zero-only kernels: clzero)\n"
 	      "  --prefill BYTE      byte written before each point (default fill ^ 0xff), so a kernel\n"
 	      "                      that stores nothing fails verification\n"
 	      "  --misalign LIST     destination offsets from a 64-byte boundary, 0..63 (default 0)\n"
@@ -96,142 +100,139 @@ static int fail(const char *fmt, ...)
 	return 2;
 }
 
-static bool parse_byte(const char *s, unsigned *out)
+/* A list error: the option, and the value unless the grammar's message already starts with it
+ * (a one-element list), so each says what was given once. */
+static int list_fail(const char *opt, const char *spec, const char *err)
 {
-	char *end;
-	long v;
+	size_t n = strlen(spec);
 
-	if (!*s)
-		return false;
-	v = strtol(s, &end, 0);
-	if (*end || v < 0 || v > 255 || !isdigit((unsigned char)*s))
-		return false;
-	*out = (unsigned)v;
-	return true;
+	if (err[0] == '\'' && !strncmp(err + 1, spec, n) && err[n + 1] == '\'')
+		return fail("%s: %s", opt, err);
+	return fail("%s '%s': %s", opt, spec, err);
 }
 
-/*
- * Replace cache words with byte counts: "L1d/4..4LLC" -> "12288..134217728".  A size word
- * naming a cache this machine does not report is an error.
- */
-static bool expand_caches(const char *in, const struct cpu_info *cpu, char *out, size_t len,
-			  char *err, size_t errlen)
+/* The cache words a size may use, with this machine's sizes (0 = not reported). */
+#define NCACHE_WORDS 5
+
+static void cache_words(const struct cpu_info *cpu, struct size_word w[NCACHE_WORDS])
 {
-	static const struct {
-		const char *word;
-		unsigned level; /* 0 = last level */
-	} words[] = { { "L1d", 1 }, { "L1", 1 }, { "L2", 2 }, { "L3", 3 }, { "LLC", 0 } };
-	size_t used = 0;
+	w[0] = (struct size_word){ "L1d", cpu_cache_bytes(cpu, 1) };
+	w[1] = (struct size_word){ "L1", cpu_cache_bytes(cpu, 1) };
+	w[2] = (struct size_word){ "L2", cpu_cache_bytes(cpu, 2) };
+	w[3] = (struct size_word){ "L3", cpu_cache_bytes(cpu, 3) };
+	w[4] = (struct size_word){ "LLC", cpu_llc_bytes(cpu) };
+}
 
-	while (*in && used + 32 < len) {
-		const char *p = in;
-		unsigned long long mult = 1, div = 1, bytes;
-		size_t w = 0, wl = 0;
+static bool parse_sizes(const char *opt, const char *spec, const struct size_word *caches,
+			struct u64_list *out)
+{
+	const struct list_grammar g = { .units = true, .words = caches, .nwords = NCACHE_WORDS,
+					.scale_words = true, .min = 1, .max = SIZE_LIMIT };
+	char err[512];
 
-		while (isdigit((unsigned char)*p))
-			p++;
-		for (w = 0; w < sizeof words / sizeof words[0]; w++) {
-			wl = strlen(words[w].word);
-			if (!strncmp(p, words[w].word, wl) && !isalnum((unsigned char)p[wl]))
-				break;
-		}
-		if (w == sizeof words / sizeof words[0]) {
-			/* not a cache word: copy the digits (if any) or one character */
-			size_t n = p > in ? (size_t)(p - in) : 1;
-
-			memcpy(out + used, in, n);
-			used += n;
-			in += n;
-			continue;
-		}
-		if (p > in)
-			mult = strtoull(in, NULL, 10);
-		bytes = words[w].level ? cpu_cache_bytes(cpu, words[w].level) : cpu_llc_bytes(cpu);
-		if (!bytes) {
-			snprintf(err, errlen, "this machine reports no %s size", words[w].word);
-			return false;
-		}
-		p += wl;
-		if (*p == '/' && isdigit((unsigned char)p[1])) {
-			div = strtoull(p + 1, (char **)&p, 10);
-			if (!div)
-				div = 1;
-		}
-		used += (size_t)snprintf(out + used, len - used, "%llu", mult * bytes / div);
-		in = p;
-	}
-	out[used] = '\0';
-	if (*in) {
-		snprintf(err, errlen, "size list too long");
+	if (!u64_list_parse(spec, &g, out, err, sizeof err)) {
+		list_fail(opt, spec, err);
 		return false;
 	}
 	return true;
 }
 
-static bool parse_sizes(const char *opt, const char *spec, const struct cpu_info *cpu,
-			unsigned long long min, struct u64_list *out)
+static int ws_push(struct run_opts *o, size_t *cap, struct ws_item item)
 {
-	char expanded[1024], err[256];
+	if (o->nws >= LIST_MAX_VALUES)
+		return fail("--ws '%s': the list expands to more than %d values, the most one list "
+			    "may have", o->ws_spec, LIST_MAX_VALUES);
+	if (o->nws == *cap) {
+		size_t n = *cap ? 2 * *cap : 16;
+		struct ws_item *w = realloc(o->ws, n * sizeof *w);
 
-	if (!expand_caches(spec, cpu, expanded, sizeof expanded, err, sizeof err) ||
-	    !u64_list_parse(expanded, true, min, out, err, sizeof err)) {
-		fail("%s '%s': %s", opt, spec, err);
-		return false;
+		if (!w)
+			return fail("--ws: out of memory");
+		o->ws = w;
+		*cap = n;
 	}
-	return true;
+	o->ws[o->nws++] = item;
+	return 0;
 }
 
-static bool parse_ws(const char *spec, const struct cpu_info *cpu, struct run_opts *o)
+/* Working sets in the order given, duplicates dropped; bytes <= SIZE_LIMIT leaves 3 key bits. */
+static int ws_dedup(struct run_opts *o)
 {
-	char *copy = strdup(spec), *save = NULL;
+	unsigned long long *key = malloc((o->nws + 1) * sizeof *key);
+	size_t *keep = malloc((o->nws + 1) * sizeof *keep), n;
+	bool ok = key && keep;
+
+	for (size_t i = 0; ok && i < o->nws; i++)
+		key[i] = o->ws[i].bytes << 3 | (unsigned)o->ws[i].mode;
+	ok = ok && first_occurrences(key, o->nws, keep, &n);
+	for (size_t i = 0; ok && i < n; i++)
+		o->ws[i] = o->ws[keep[i]];
+	if (ok)
+		o->nws = n;
+	free(key);
+	free(keep);
+	return ok ? 0 : fail("--ws: out of memory");
+}
+
+/* The sizes of one --ws element, walked in order. */
+static int ws_sizes(struct run_opts *o, size_t *cap, const char *item, size_t len,
+		    enum ws_mode order, const struct size_word *caches)
+{
+	char *text = strndup(item, len);
+	struct u64_list sizes = { 0 };
+	int rc = text ? 0 : fail("--ws: out of memory");
+
+	if (!rc && !parse_sizes("--ws", text, caches, &sizes))
+		rc = 2;
+	for (size_t i = 0; !rc && i < sizes.n; i++)
+		rc = ws_push(o, cap, (struct ws_item){ .mode = order, .bytes = sizes.v[i] });
+	free(text);
+	u64_list_free(&sizes);
+	return rc;
+}
+
+/* "call,hot,cold,1GiB,random:64KiB..1GiB:x4": a seq: or random: prefix holds for later sizes. */
+static int parse_ws(const char *spec, const struct size_word *caches, struct run_opts *o)
+{
+	static const char *const modes[] = { [WS_CALL] = "call", [WS_HOT] = "hot",
+					     [WS_COLD] = "cold" };
+	static const char want[] = "want call, hot, cold or sizes, e.g. "
+				   "call,cold,1GiB,random:64KiB..1GiB:x4";
 	enum ws_mode order = WS_SEQ;
-	bool ok = true;
+	const char *item = spec;
+	size_t cap = 0;
+	int rc = 0;
 
-	o->ws = calloc(strlen(spec) + 1, sizeof *o->ws); /* grows below when ranges expand */
 	o->nws = 0;
-	for (char *item = strtok_r(copy, ",", &save); item && ok; item = strtok_r(NULL, ",", &save)) {
-		static const char *const modes[] = { [WS_CALL] = "call", [WS_HOT] = "hot",
-						     [WS_COLD] = "cold" };
-		struct u64_list sizes = { 0 };
-		size_t m;
+	if (!*spec)
+		return fail("--ws '': an empty list; %s", want);
+	for (;;) {
+		size_t len = strcspn(item, ","), m, plen = 0;
 
 		if (!strncmp(item, "seq:", 4) || !strncmp(item, "random:", 7)) {
 			order = item[0] == 's' ? WS_SEQ : WS_RANDOM;
-			item = strchr(item, ':') + 1;
+			plen = strlen(item[0] == 's' ? "seq:" : "random:");
 		}
 		for (m = 0; m <= WS_COLD; m++)
-			if (!strcmp(item, modes[m]))
+			if (strlen(modes[m]) == len - plen && !strncmp(item + plen, modes[m], len - plen))
 				break;
-		if (m <= WS_COLD) {
-			o->ws[o->nws++] = (struct ws_item){ .mode = (enum ws_mode)m };
-			continue;
-		}
-		ok = parse_sizes("--ws", item, cpu, 1, &sizes);
-		if (ok) {
-			o->ws = realloc(o->ws, (o->nws + sizes.n + strlen(spec) + 1) * sizeof *o->ws);
-			for (size_t i = 0; i < sizes.n; i++)
-				o->ws[o->nws++] = (struct ws_item){ .mode = order, .bytes = sizes.v[i] };
-		}
-		u64_list_free(&sizes);
+		if (m <= WS_COLD && plen)
+			return fail("--ws '%s': seq: and random: only apply to sizes, not to %s (it has "
+				    "its own walk); %s", spec, modes[m], want);
+		if (len == plen)
+			return fail("--ws '%s': an empty element%s; %s", spec,
+				    plen ? " after its seq: or random: prefix" : "", want);
+		if (m <= WS_COLD)
+			rc = ws_push(o, &cap, (struct ws_item){ .mode = (enum ws_mode)m });
+		else
+			rc = ws_sizes(o, &cap, item + plen, len - plen, order, caches);
+		if (rc)
+			return rc;
+		if (!item[len])
+			break;
+		item += len + 1;
 	}
-	free(copy);
-	return ok;
-}
-
-/* "1,all" -> "1,<n>" for the threads grammar. */
-static void replace_all(const char *in, unsigned n, char *out, size_t len)
-{
-	size_t used = 0;
-
-	while (*in && used + 16 < len) {
-		if (!strncmp(in, "all", 3)) {
-			used += (size_t)snprintf(out + used, len - used, "%u", n);
-			in += 3;
-		} else {
-			out[used++] = *in++;
-		}
-	}
-	out[used] = '\0';
+	return ws_dedup(o);
 }
 
 static int parse_membind(const char *s, struct run_opts *o)
@@ -400,7 +401,7 @@ static int one_layout(const char *s, int *v, char *err, size_t errlen)
 }
 
 /* --rw, --rw-mode, --rw-layout, --chunk; the chunk against each region is checked per point. */
-static int parse_rw(struct run_opts *o, const struct cpu_info *cpu)
+static int parse_rw(struct run_opts *o, const struct cpu_info *cpu, const struct size_word *caches)
 {
 	int modes[2], layouts[2];
 	char err[256];
@@ -414,7 +415,7 @@ static int parse_rw(struct run_opts *o, const struct cpu_info *cpu)
 		o->rw_mode[i] = (enum rw_mode)modes[i];
 	for (size_t i = 0; i < o->nrw_layout; i++)
 		o->rw_layout[i] = (enum rw_layout)layouts[i];
-	if (!parse_sizes("--chunk", o->chunk_spec, cpu, 1, &o->chunk))
+	if (!parse_sizes("--chunk", o->chunk_spec, caches, &o->chunk))
 		return 2;
 	for (size_t i = 0; i < o->chunk.n; i++)
 		if (rw_check_chunk(o->chunk.v[i], SIZE_MAX, err, sizeof err))
@@ -427,7 +428,11 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 {
 	const char *val[O_COUNT] = { 0 };
 	const struct preset *pr = NULL;
-	char threads[256], err[256];
+	const struct list_grammar offsets = { .min = 0, .max = 63 };
+	struct list_grammar threads = { .nwords = 1, .min = 1, .max = ~0ull };
+	struct size_word caches[NCACHE_WORDS], all;
+	uint64_t cold;
+	char err[512];
 	double num;
 	int rc;
 
@@ -457,11 +462,13 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 	o->machine = val[O_MACHINE];
 
 	o->fill = DEFAULT_FILL;
-	if (val[O_FILL] && !parse_byte(val[O_FILL], &o->fill))
-		return fail("--fill '%s': want a byte, 0..255 or 0x00..0xff", val[O_FILL]);
+	if (val[O_FILL] && !byte_parse(val[O_FILL], &o->fill))
+		return fail("--fill '%s': want a byte, decimal 0..255 or hex 0x00..0xff (a leading 0 "
+			    "is not octal: write 8 or 0x08, not 010)", val[O_FILL]);
 	o->prefill = o->fill ^ 0xff;
-	if (val[O_PREFILL] && !parse_byte(val[O_PREFILL], &o->prefill))
-		return fail("--prefill '%s': want a byte, 0..255 or 0x00..0xff", val[O_PREFILL]);
+	if (val[O_PREFILL] && !byte_parse(val[O_PREFILL], &o->prefill))
+		return fail("--prefill '%s': want a byte, decimal 0..255 or hex 0x00..0xff (a leading "
+			    "0 is not octal: write 8 or 0x08, not 010)", val[O_PREFILL]);
 	if (o->prefill == o->fill)
 		return fail("--prefill %u equals --fill: verification could not see a missing store",
 			    o->fill);
@@ -479,24 +486,24 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 
 	if (!kernel_select(o->kernels_spec, cpu, o->fill, &o->sel))
 		return 2;
-	if (!parse_sizes("--call", o->call_spec, cpu, 1, &o->call) ||
-	    !parse_ws(o->ws_spec, cpu, o))
+	cache_words(cpu, caches);
+	if (!parse_sizes("--call", o->call_spec, caches, &o->call))
 		return 2;
-	if (parse_rw(o, cpu))
+	rc = parse_ws(o->ws_spec, caches, o);
+	if (rc)
+		return rc;
+	if (parse_rw(o, cpu, caches))
 		return 2;
-	if (!u64_list_parse(o->misalign_spec, false, 0, &o->misalign, err, sizeof err))
-		return fail("--misalign '%s': %s", o->misalign_spec, err);
-	for (size_t i = 0; i < o->misalign.n; i++)
-		if (o->misalign.v[i] > 63)
-			return fail("--misalign '%s': offsets are 0..63 from a 64-byte boundary",
-				    o->misalign_spec);
+	if (!u64_list_parse(o->misalign_spec, &offsets, &o->misalign, err, sizeof err))
+		return list_fail("--misalign", o->misalign_spec, err);
 
 	if (!placement_build(val[O_PLACEMENT] ? val[O_PLACEMENT] : "compact", &o->placement, err,
 			     sizeof err))
 		return fail("--placement '%s': %s", val[O_PLACEMENT], err);
-	replace_all(o->threads_spec, (unsigned)o->placement.ncpus, threads, sizeof threads);
-	if (!u64_list_parse(threads, false, 1, &o->threads, err, sizeof err))
-		return fail("--threads '%s': %s", o->threads_spec, err);
+	all = (struct size_word){ "all", o->placement.ncpus };
+	threads.words = &all;
+	if (!u64_list_parse(o->threads_spec, &threads, &o->threads, err, sizeof err))
+		return list_fail("--threads", o->threads_spec, err);
 	for (size_t i = 0; i < o->threads.n; i++)
 		if (o->threads.v[i] > o->placement.ncpus)
 			return fail("--threads '%s': %llu threads but only %zu CPUs are allowed here",
@@ -507,7 +514,12 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 		return 2;
 	if (!val[O_PAGES])
 		o->pages = PAGES_4K;
-	o->cold_bytes = 4 * (cpu_llc_bytes(cpu) ? cpu_llc_bytes(cpu) : 64ull << 20);
+	/* cold cycles through 4 x LLC (an LLC of 64 MiB when unknown), at least 4 x call */
+	if (!mul_u64_within(4, cpu_llc_bytes(cpu) ? cpu_llc_bytes(cpu) : 64ull << 20, SIZE_LIMIT,
+			    &cold))
+		return fail("--ws cold: 4 x LLC (LLC = %zu bytes) is more than %s", cpu_llc_bytes(cpu),
+			    SIZE_LIMIT_TEXT);
+	o->cold_bytes = cold;
 	return 0;
 }
 
