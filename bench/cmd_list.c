@@ -1,7 +1,8 @@
 /*
  * cmd_list.c — `storebench list`: every kernel of kernels.def and load.def, its shape and whether
  * it runs here.  Plain C.  Derived fields (granule) are computed from the tables, never typed;
- * --tsv is the stable form for scripts (store kernels only, --loads for the read side).
+ * --tsv is the stable form for scripts (store kernels only, --loads for the read side,
+ * --presets for the sweeps of `run --preset`).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "cpu.h"
 #include "kernels.h"
 #include "load.h"
+#include "options.h"
 
 static void print_tsv(const struct cpu_info *cpu)
 {
@@ -113,25 +115,38 @@ static void print_loads_tsv(const struct cpu_info *cpu)
 int cmd_list(int argc, char **argv)
 {
 	struct cpu_info cpu;
-	int tsv = 0, loads = 0;
+	int tsv = 0, loads = 0, presets = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--tsv")) {
 			tsv = 1;
 		} else if (!strcmp(argv[i], "--loads")) {
 			loads = 1;
+		} else if (!strcmp(argv[i], "--presets")) {
+			presets = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: storebench list [--loads] [--tsv]\n"
+			puts("usage: storebench list [--loads | --presets] [--tsv]\n"
 			     "Lists every store kernel: kind, bytes per store, unroll, bytes per loop\n"
 			     "iteration (granule), required ISA, and whether this CPU can run it (and why\n"
 			     "not), then the read kernels of rw mixes.  --tsv: the store kernels\n"
 			     "tab-separated with one header line, plus fill and description.  --loads: the\n"
-			     "read kernels only (with --tsv: tab-separated, the same column names).");
+			     "read kernels only (with --tsv: tab-separated, the same column names).\n"
+			     "--presets: the presets of `storebench run --preset`, each as the options it\n"
+			     "sets (with --tsv: a name column and one column per preset field, named as\n"
+			     "its run option without the leading --).");
 			return 0;
 		} else {
 			fprintf(stderr, "storebench list: unknown option '%s' (try --help)\n", argv[i]);
 			return 2;
 		}
+	}
+	if (loads && presets) {
+		fputs("storebench list: --loads and --presets: want one of them\n", stderr);
+		return 2;
+	}
+	if (presets) {
+		presets_print(stdout, tsv);
+		return fflush(stdout) ? 1 : 0;
 	}
 	cpu_detect(&cpu);
 	if (tsv)

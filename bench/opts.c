@@ -1,7 +1,7 @@
 /*
- * opts.c — command-line parsing for `storebench run`: presets, axes, policies, outputs.
- * Plain C.  Presets come from presets.def; options on the command line replace a preset's
- * field.  Every error is one line naming the option and the value, then exit status 2.
+ * opts.c — what each `storebench run` option means: the strings options.c collected (command
+ * line over preset over default) become a struct run_opts.  Plain C.  Every error is one line
+ * naming the option, the value given and what is accepted, then exit status 2.
  */
 #include "opts.h"
 
@@ -13,78 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct preset {
-	const char *name, *kernels, *call, *ws, *threads;
-	int repetitions;
-	double min_time;
-	const char *rw, *rw_mode, *rw_layout, *chunk;
-	const char *desc;
-};
-
-static const struct preset presets[] = {
-#define PRESET(name, kernels, call, ws, threads, reps, min_time, rw, rw_mode, rw_layout, chunk, \
-	       desc) \
-	{ #name, kernels, call, ws, threads, reps, min_time, rw, rw_mode, rw_layout, chunk, desc },
-#include "presets.def"
-#undef PRESET
-};
-
-#define DEFAULT_FILL 0xa5
-
-static void opts_usage(FILE *out)
-{
-	fputs("usage: storebench run [OPTIONS] [--benchmark_* FLAGS]\n"
-	      "Sweeps store kernels over call size, working set, threads and alignment; writes one\n"
-	      "CSV row per point (with # key=value provenance) and Google Benchmark JSON beside it.\n"
-	      "\n"
-	      "what to measure (lists: a,b,c, at most 100000 values, duplicates dropped; ranges:\n"
-	      "A..B doubles, A..B:xF (F > 1, up to 4 decimals: x1.19 is 4 steps per octave, each\n"
-	      "A x F^k rounded to the nearest byte), A..B:+S, both ends included; sizes: 64,\n"
-	      "4K = 4KiB = 4096, 4KB = 4000 (dd's units), M/G/T alike, at most 128TiB, and\n"
-	      "cache-relative L1d, L2, L3, LLC with a whole factor before or divisor after:\n"
-	      "L1d/4..4LLC:x2, 3L1d/2):\n"
-	      "  --preset NAME       a whole sweep (default quick); options below override its fields\n",
-	      out);
-	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
-		fprintf(out, "      %-8s %s\n", presets[i].name, presets[i].desc);
-	fputs("  --kernels LIST      names, globs or families: memset,avx2_*,sse2 (all); kernels the CPU\n"
-	      "                      cannot run are skipped with a note, or an error when named exactly\n"
-	      "  --call LIST         bytes per kernel call\n"
-	      "  --ws LIST           working set per thread: call (= call size, default), hot (same\n"
-	      "                      destination every call), cold (random line-aligned offsets in\n"
-	      "                      max(4 x LLC, 4 x call) bytes), or sizes, walked seq (default) or\n"
-	      "                      random after a prefix: --ws 1GiB,random:64KiB..1GiB:x4\n"
-	      "  --threads LIST      thread counts, 'all' = every allowed CPU (default 1,all)\n"
-	      "  --placement P       compact | spread (over NUMA nodes and L3 domains) | cpus:0,2,4-7\n"
-	      "  --membind M         local (each thread's node, default) | interleave | NODE\n"
-	      "  --pages P           4k (default) | thp | hugetlb (needs reserved huge pages)\n"
-	      "  --fill BYTE         byte stored, decimal or 0x hex, no octal (default 0xa5; 0 also\n"
-	      "                      admits zero-only kernels: clzero)\n"
-	      "  --prefill BYTE      byte written before each point (default fill ^ 0xff), so a kernel\n"
-	      "                      that stores nothing fails verification\n"
-	      "  --misalign LIST     destination offsets from a 64-byte boundary, 0..63 (default 0)\n"
-	      "  --repetitions N     Google Benchmark repetitions per point (statistics over them)\n"
-	      "  --min-time SEC      minimum timed seconds per repetition\n"
-	      "\n"
-	      "read/write mixes (docs/rw.md; below rw 100 --call/--ws set the region each thread\n"
-	      "walks and the chunk is the call size of reads and writes):\n", out);
-	fputs(rw_help, out);
-	fputs("\n"
-	      "output:\n"
-	      "  --csv FILE          default results/<machine>/<UTC time>.csv; never overwritten\n"
-	      "  --json FILE         Google Benchmark JSON (default: beside the CSV, .json)\n"
-	      "  --machine ID        results folder name (default CPU codename or family-model + host)\n"
-	      "  --benchmark_*       passed to Google Benchmark (filter, repetitions, format, color...);\n"
-	      "                      --benchmark_out is refused: use --json\n"
-	      "\n"
-	      "diagnostics:\n"
-	      "  --inject-slowdown PCT  every thread busy-waits PCT% of its batch's work time inside\n"
-	      "                      the timed window: a real, known regression for testing CI gates\n"
-	      "\n"
-	      "Progress goes to stderr. SIGINT/SIGTERM finish the current point, complete the CSV and\n"
-	      "JSON and exit 130/143; a second signal kills at once. Exit 0 = all points measured and\n"
-	      "verified, 1 = a point failed verification or a run error, 2 = bad input.\n", out);
-}
+#include "options.h"
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -241,18 +170,14 @@ static int parse_membind(const char *s, struct run_opts *o)
 	char *end;
 	long node;
 
-	snprintf(o->membind_name, sizeof o->membind_name, "%s", s);
-	if (!strcmp(s, "local")) {
-		o->bind.kind = MEMBIND_LOCAL;
-		return 0;
-	}
-	if (!strcmp(s, "interleave")) {
-		o->bind.kind = MEMBIND_INTERLEAVE;
+	if (!strcmp(s, "local") || !strcmp(s, "interleave")) {
+		o->bind.kind = s[0] == 'l' ? MEMBIND_LOCAL : MEMBIND_INTERLEAVE;
+		snprintf(o->membind_name, sizeof o->membind_name, "%s", s);
 		return 0;
 	}
 	node = strtol(num, &end, 10);
-	if (!isdigit((unsigned char)*num) || *end)
-		return fail("--membind '%s': want local, interleave or a node number", s);
+	if (!isdigit((unsigned char)*num) || *end || node > INT32_MAX)
+		return fail("--membind '%s': want local, interleave or a NUMA node number", s);
 	if (numa_available() < 0 ? node != 0
 				 : node > numa_max_node() ||
 					   !numa_bitmask_isbitset(numa_get_mems_allowed(), (unsigned)node))
@@ -277,109 +202,68 @@ static int parse_pages(const char *s, struct run_opts *o)
 	return fail("--pages '%s': want 4k, thp or hugetlb", s);
 }
 
-enum opt_id {
-	O_PRESET, O_KERNELS, O_CALL, O_WS, O_THREADS, O_PLACEMENT, O_MEMBIND, O_PAGES, O_FILL,
-	O_PREFILL, O_MISALIGN, O_REPETITIONS, O_MIN_TIME, O_CSV, O_JSON, O_MACHINE, O_SLOWDOWN,
-	O_RW, O_RW_MODE, O_RW_LAYOUT, O_CHUNK, O_COUNT
-};
-
-static const char *const opt_names[O_COUNT] = {
-	[O_PRESET] = "--preset", [O_KERNELS] = "--kernels", [O_CALL] = "--call", [O_WS] = "--ws",
-	[O_THREADS] = "--threads", [O_PLACEMENT] = "--placement", [O_MEMBIND] = "--membind",
-	[O_PAGES] = "--pages", [O_FILL] = "--fill", [O_PREFILL] = "--prefill",
-	[O_MISALIGN] = "--misalign", [O_REPETITIONS] = "--repetitions",
-	[O_MIN_TIME] = "--min-time", [O_CSV] = "--csv", [O_JSON] = "--json",
-	[O_MACHINE] = "--machine", [O_SLOWDOWN] = "--inject-slowdown", [O_RW] = "--rw",
-	[O_RW_MODE] = "--rw-mode", [O_RW_LAYOUT] = "--rw-layout", [O_CHUNK] = "--chunk",
-};
-
-/* Collect option values by id; the last one given wins. */
-static int collect(int argc, char **argv, const char **val)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
-		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-		int id;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			opts_usage(stdout);
-			return -1;
-		}
-		if (!strncmp(a, "--benchmark_out", 15) && strncmp(a, "--benchmark_out_format", 22))
-			return fail("%s: use --json FILE (storebench writes the JSON itself)", a);
-		if (!strncmp(a, "--benchmark_display_aggregates_only", 35))
-			return fail("%s: the console already shows one line (the median) per point, "
-				    "and the JSON must keep every repetition", a);
-		if (!strncmp(a, "--benchmark_", 12) || !strncmp(a, "--v=", 4))
-			continue;
-		for (id = 0; id < O_COUNT; id++)
-			if (strlen(opt_names[id]) == nlen && !strncmp(a, opt_names[id], nlen))
-				break;
-		if (id == O_COUNT)
-			return fail("unknown option '%s' (see storebench run --help)", a);
-		if (eq) {
-			val[id] = eq + 1;
-		} else if (i + 1 < argc) {
-			val[id] = argv[++i];
-		} else {
-			return fail("%s needs a value", a);
-		}
-	}
-	return 0;
-}
-
-static bool parse_number(const char *s, double lo, double hi, double *out)
+/* A number in [lo, hi]: decimal digits, for !whole with a fraction and exponent (no hex, inf or
+ * nan, which strtod alone would take). */
+static bool parse_number(const char *s, double lo, double hi, bool whole, double *out)
 {
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (!*s || *end || !(v >= lo && v <= hi))
+	if (!isdigit((unsigned char)*s) && !(*s == '.' && !whole))
+		return false;
+	if (s[strspn(s, whole ? "0123456789" : "0123456789.eE+-")])
+		return false;
+	v = strtod(s, &end);
+	if (*end || !(v >= lo && v <= hi))
 		return false;
 	*out = v;
 	return true;
 }
 
-/* "quick, nightly or full", from presets.def. */
-static const char *preset_names(void)
+/* One safe path component: the results folder can never be . or .. or reach elsewhere. */
+static int check_machine(const char *m)
 {
-	static char buf[256];
-	size_t n = sizeof presets / sizeof presets[0], used = 0;
+	size_t len = strlen(m);
 
-	for (size_t i = 0; i < n && used < sizeof buf; i++)
-		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s",
-					 i == 0 ? "" : i + 1 == n ? " or " : ", ", presets[i].name);
-	return buf;
+	if (!len || len > MACHINE_ID_MAX || strspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						 "abcdefghijklmnopqrstuvwxyz0123456789._-") != len ||
+	    !strcmp(m, ".") || !strcmp(m, ".."))
+		return fail("--machine '%s': want a folder name of 1..%d characters from A-Z a-z 0-9 "
+			    ". _ -, not . or ..%s", m, MACHINE_ID_MAX,
+			    len > MACHINE_ID_MAX ? " (this one is longer)" : "");
+	return 0;
 }
 
 /* A comma list of mode or layout names into out[], each at most once. */
-static int parse_names(const char *opt, const char *spec, int (*one)(const char *, int *, char *,
-								       size_t),
-		       int *out, size_t max, size_t *n)
+static int parse_names(const char *opt, const char *spec,
+		       int (*one)(const char *, int *, char *, size_t), int *out, size_t max,
+		       size_t *n)
 {
-	char item[32], err[200];
-	const char *s = spec;
+	char *copy = strdup(spec), *item, *save = NULL, err[256];
+	int rc = 0;
 
 	*n = 0;
-	for (;;) {
-		size_t len = strcspn(s, ",");
+	if (!copy)
+		return fail("%s: out of memory", opt);
+	if (!*spec || spec[strlen(spec) - 1] == ',' || strstr(spec, ",,") || spec[0] == ',')
+		rc = fail("%s '%s': an empty element", opt, spec);
+	for (item = strtok_r(copy, ",", &save); !rc && item; item = strtok_r(NULL, ",", &save)) {
 		int v;
 
-		if (len == 0 || len >= sizeof item)
-			return fail("%s '%s': empty or overlong element", opt, spec);
-		memcpy(item, s, len);
-		item[len] = '\0';
-		if (one(item, &v, err, sizeof err))
-			return fail("%s", err);
-		for (size_t i = 0; i < *n; i++)
+		if (one(item, &v, err, sizeof err)) {
+			rc = fail("%s", err);
+			break;
+		}
+		for (size_t i = 0; i < *n && !rc; i++)
 			if (out[i] == v)
-				return fail("%s '%s': '%s' given twice", opt, spec, item);
-		if (*n == max)
-			return fail("%s '%s': too many elements", opt, spec);
-		out[(*n)++] = v;
-		if (!s[len])
-			return 0;
-		s += len + 1;
+				rc = fail("%s '%s': '%s' given twice", opt, spec, item);
+		if (!rc && *n == max)
+			rc = fail("%s '%s': more than %zu elements", opt, spec, max);
+		if (!rc)
+			out[(*n)++] = v;
 	}
+	free(copy);
+	return rc;
 }
 
 static int one_mode(const char *s, int *v, char *err, size_t errlen)
@@ -419,70 +303,99 @@ static int parse_rw(struct run_opts *o, const struct cpu_info *cpu, const struct
 		return 2;
 	for (size_t i = 0; i < o->chunk.n; i++)
 		if (rw_check_chunk(o->chunk.v[i], SIZE_MAX, err, sizeof err))
-			return fail("%s", err);
+			return fail("%s (in '%s')", err, o->chunk_spec);
 	o->load = load_kernel_best(cpu);
 	return 0;
 }
 
+/* Fill, prefill, repetitions, min time, slowdown, output names: the single values. */
+static int parse_scalars(const char *const *v, struct run_opts *o)
+{
+	double num;
+
+	if (!byte_parse(v[OPT_fill], &o->fill))
+		return fail("--fill '%s': want a byte, decimal 0..255 or hex 0x00..0xff (a leading 0 "
+			    "is not octal: write 8 or 0x08, not 010)", v[OPT_fill]);
+	o->prefill = o->fill ^ 0xff;
+	if (v[OPT_prefill] && !byte_parse(v[OPT_prefill], &o->prefill))
+		return fail("--prefill '%s': want a byte, decimal 0..255 or hex 0x00..0xff (a leading "
+			    "0 is not octal: write 8 or 0x08, not 010)", v[OPT_prefill]);
+	if (o->prefill == o->fill)
+		return fail("--prefill '%s' equals --fill %u: verification could not see a missing "
+			    "store; want any other byte", v[OPT_prefill], o->fill);
+	if (!parse_number(v[OPT_repetitions], 1, REPETITIONS_MAX, true, &num))
+		return fail("--repetitions '%s': want a whole number 1..%d", v[OPT_repetitions],
+			    REPETITIONS_MAX);
+	o->repetitions = (int)num;
+	if (!parse_number(v[OPT_min_time], MIN_TIME_MIN_S, MIN_TIME_MAX_S, false, &o->min_time))
+		return fail("--min-time '%s': want seconds, %s..%d", v[OPT_min_time],
+			    OPTIONS_STR(MIN_TIME_MIN_S), MIN_TIME_MAX_S);
+	if (!parse_number(v[OPT_inject_slowdown], 0, SLOWDOWN_MAX_PCT, false, &o->slowdown_pct))
+		return fail("--inject-slowdown '%s': want a percentage, 0..%d",
+			    v[OPT_inject_slowdown], SLOWDOWN_MAX_PCT);
+	o->csv = v[OPT_csv];
+	o->json = v[OPT_json];
+	o->machine = v[OPT_machine];
+	if (o->csv && o->json && !strcmp(o->csv, o->json))
+		return fail("--json '%s': the same file as --csv; want two different files", o->json);
+	return o->machine ? check_machine(o->machine) : 0;
+}
+
+/* --placement, then --threads against the CPUs it allows, --membind and --pages. */
+static int parse_where(const char *const *v, struct run_opts *o)
+{
+	struct size_word all;
+	struct list_grammar g = { .words = &all, .nwords = 1, .min = 1, .max = ~0ull };
+	char err[512];
+
+	if (strlen(v[OPT_placement]) >= sizeof o->placement.spec)
+		return fail("--placement '%s': longer than %zu characters; want compact, spread or "
+			    "cpus: with ranges (cpus:0-383)", v[OPT_placement],
+			    sizeof o->placement.spec - 1);
+	if (!placement_build(v[OPT_placement], &o->placement, err, sizeof err))
+		return fail("--placement '%s': %s", v[OPT_placement], err);
+	all = (struct size_word){ "all", o->placement.ncpus };
+	if (!u64_list_parse(o->threads_spec, &g, &o->threads, err, sizeof err))
+		return list_fail("--threads", o->threads_spec, err);
+	for (size_t i = 0; i < o->threads.n; i++)
+		if (o->threads.v[i] > o->placement.ncpus)
+			return fail("--threads '%s': %llu threads but only %zu CPUs are allowed here "
+				    "(want 1..%zu or all)", o->threads_spec, o->threads.v[i],
+				    o->placement.ncpus, o->placement.ncpus);
+	if (parse_membind(v[OPT_membind], o))
+		return 2;
+	return parse_pages(v[OPT_pages], o);
+}
+
 int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opts *o)
 {
-	const char *val[O_COUNT] = { 0 };
-	const struct preset *pr = NULL;
+	const char *given[OPT_COUNT], *v[OPT_COUNT];
+	const struct preset *preset;
 	const struct list_grammar offsets = { .min = 0, .max = 63 };
-	struct list_grammar threads = { .nwords = 1, .min = 1, .max = ~0ull };
-	struct size_word caches[NCACHE_WORDS], all;
+	struct size_word caches[NCACHE_WORDS];
 	uint64_t cold;
 	char err[512];
-	double num;
 	int rc;
 
 	memset(o, 0, sizeof *o);
-	rc = collect(argc, argv, val);
+	rc = options_collect(argc, argv, given);
 	if (rc)
 		return rc;
-	o->preset = val[O_PRESET] ? val[O_PRESET] : "quick";
-	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
-		if (!strcmp(presets[i].name, o->preset))
-			pr = &presets[i];
-	if (!pr)
-		return fail("--preset '%s': want %s", o->preset, preset_names());
-	o->kernels_spec = val[O_KERNELS] ? val[O_KERNELS] : pr->kernels;
-	o->call_spec = val[O_CALL] ? val[O_CALL] : pr->call;
-	o->ws_spec = val[O_WS] ? val[O_WS] : pr->ws;
-	o->threads_spec = val[O_THREADS] ? val[O_THREADS] : pr->threads;
-	o->misalign_spec = val[O_MISALIGN] ? val[O_MISALIGN] : "0";
-	o->rw_spec = val[O_RW] ? val[O_RW] : pr->rw;
-	o->rw_mode_spec = val[O_RW_MODE] ? val[O_RW_MODE] : pr->rw_mode;
-	o->rw_layout_spec = val[O_RW_LAYOUT] ? val[O_RW_LAYOUT] : pr->rw_layout;
-	o->chunk_spec = val[O_CHUNK] ? val[O_CHUNK] : pr->chunk;
-	o->repetitions = pr->repetitions;
-	o->min_time = pr->min_time;
-	o->csv = val[O_CSV];
-	o->json = val[O_JSON];
-	o->machine = val[O_MACHINE];
-
-	o->fill = DEFAULT_FILL;
-	if (val[O_FILL] && !byte_parse(val[O_FILL], &o->fill))
-		return fail("--fill '%s': want a byte, decimal 0..255 or hex 0x00..0xff (a leading 0 "
-			    "is not octal: write 8 or 0x08, not 010)", val[O_FILL]);
-	o->prefill = o->fill ^ 0xff;
-	if (val[O_PREFILL] && !byte_parse(val[O_PREFILL], &o->prefill))
-		return fail("--prefill '%s': want a byte, decimal 0..255 or hex 0x00..0xff (a leading "
-			    "0 is not octal: write 8 or 0x08, not 010)", val[O_PREFILL]);
-	if (o->prefill == o->fill)
-		return fail("--prefill %u equals --fill: verification could not see a missing store",
-			    o->fill);
-	if (val[O_REPETITIONS]) {
-		if (!parse_number(val[O_REPETITIONS], 1, 100000, &num) || num != (int)num)
-			return fail("--repetitions '%s': want a whole number >= 1", val[O_REPETITIONS]);
-		o->repetitions = (int)num;
-	}
-	if (val[O_MIN_TIME] && !parse_number(val[O_MIN_TIME], 1e-6, 3600, &o->min_time))
-		return fail("--min-time '%s': want seconds, e.g. 0.05", val[O_MIN_TIME]);
-	if (val[O_SLOWDOWN] && !parse_number(val[O_SLOWDOWN], 0, 1000, &o->slowdown_pct))
-		return fail("--inject-slowdown '%s': want a percentage, 0..1000", val[O_SLOWDOWN]);
-	if (o->machine && (!*o->machine || strchr(o->machine, '/')))
-		return fail("--machine '%s': want a plain folder name", o->machine);
+	if (options_resolve(given, v, &preset))
+		return 2;
+	o->preset = preset->name;
+	o->kernels_spec = v[OPT_kernels];
+	o->call_spec = v[OPT_call];
+	o->ws_spec = v[OPT_ws];
+	o->threads_spec = v[OPT_threads];
+	o->misalign_spec = v[OPT_misalign];
+	o->rw_spec = v[OPT_rw];
+	o->rw_mode_spec = v[OPT_rw_mode];
+	o->rw_layout_spec = v[OPT_rw_layout];
+	o->chunk_spec = v[OPT_chunk];
+	rc = parse_scalars(v, o);
+	if (rc)
+		return rc;
 
 	if (!kernel_select(o->kernels_spec, cpu, o->fill, &o->sel))
 		return 2;
@@ -496,24 +409,9 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 		return 2;
 	if (!u64_list_parse(o->misalign_spec, &offsets, &o->misalign, err, sizeof err))
 		return list_fail("--misalign", o->misalign_spec, err);
-
-	if (!placement_build(val[O_PLACEMENT] ? val[O_PLACEMENT] : "compact", &o->placement, err,
-			     sizeof err))
-		return fail("--placement '%s': %s", val[O_PLACEMENT], err);
-	all = (struct size_word){ "all", o->placement.ncpus };
-	threads.words = &all;
-	if (!u64_list_parse(o->threads_spec, &threads, &o->threads, err, sizeof err))
-		return list_fail("--threads", o->threads_spec, err);
-	for (size_t i = 0; i < o->threads.n; i++)
-		if (o->threads.v[i] > o->placement.ncpus)
-			return fail("--threads '%s': %llu threads but only %zu CPUs are allowed here",
-				    o->threads_spec, o->threads.v[i], o->placement.ncpus);
-	if (parse_membind(val[O_MEMBIND] ? val[O_MEMBIND] : "local", o))
-		return 2;
-	if (val[O_PAGES] && parse_pages(val[O_PAGES], o))
-		return 2;
-	if (!val[O_PAGES])
-		o->pages = PAGES_4K;
+	rc = parse_where(v, o);
+	if (rc)
+		return rc;
 	/* cold cycles through 4 x LLC (an LLC of 64 MiB when unknown), at least 4 x call */
 	if (!mul_u64_within(4, cpu_llc_bytes(cpu) ? cpu_llc_bytes(cpu) : 64ull << 20, SIZE_LIMIT,
 			    &cold))

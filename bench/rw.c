@@ -26,19 +26,6 @@ static const char *const layout_names[] = {
 #undef RW_NAME
 };
 
-const char rw_help[] =
-	"  --rw LIST           percent of bytes written, 0..100 (100 = store only, the default),\n"
-	"                      or Intel MLC read:write ratios (3:1 = 25, 1:1 = 50, 0:1 = 100);\n"
-	"                      a list is an axis: --rw 100,75,50,3:1\n"
-	"  --rw-mode LIST      interleave (default): every thread reads and writes chunks of its\n"
-	"                      region; split: whole threads read or write, in that proportion\n"
-	"                      (needs 2 threads; in a list with interleave, 1-thread points skip it)\n"
-	"  --rw-layout LIST    interleave only: spread (default; 75 -> W W W R, repeated) or\n"
-	"                      contiguous (memtouch: the region's first part read, the rest written)\n"
-	"  --chunk LIST        bytes per read or write call, a multiple of 64 (default 4KiB);\n"
-	"                      a written chunk is one store-kernel call: one sfence for nt kernels\n"
-	"  The read kernel is the widest of kernels/load.def this CPU runs (CSV read_kernel).\n";
-
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

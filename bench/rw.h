@@ -179,7 +179,4 @@ void rw_split_ratio(const struct rw_split *s, struct rw_ratio *out);
 /* What thread index t (0-based, t < threads) does. */
 enum rw_op rw_split_role(const struct rw_split *s, unsigned t);
 
-/* Help text for the rw options, for the runner's --help. */
-extern const char rw_help[];
-
 #endif

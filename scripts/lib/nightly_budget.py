@@ -21,27 +21,23 @@ points are compared every night.
 import json
 import math
 import os
-import re
 import subprocess
 
-PRESETS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "bench", "presets.def")
+def _nightly_preset(storebench):
+    """(repetitions, min time s) of the nightly preset, as `storebench list --presets` gives it."""
+    lines = _query(storebench, "list", "--presets", "--tsv").splitlines()
+    head = lines[0].split("\t")
+    for line in lines[1:]:
+        row = dict(zip(head, line.split("\t")))
+        if row.get("name") == "nightly":
+            return int(row["repetitions"]), float(row["min-time"])
+    raise BudgetError("storebench list --presets has no nightly preset")
 
 
-def _nightly_preset():
-    """(repetitions, min time s) of bench/presets.def's nightly row, the one place they live."""
-    with open(PRESETS) as f:
-        m = re.search(r'PRESET\(nightly,\s*"[^"]*",\s*"[^"]*",\s*"[^"]*",\s*"[^"]*",\s*(\d+),'
-                      r'\s*([0-9.]+)', f.read())
-    if not m:
-        raise BudgetError(f"{PRESETS} has no nightly preset row")
-    return int(m.group(1)), float(m.group(2))
-
-
-def _guess_s_per_point():
+def _guess_s_per_point(storebench):
     """A repetition costs about its min time plus GB's calibration share and the batch tail; the
     first run's guess errs long, later runs use the cost measured by the previous one."""
-    reps, min_time = _nightly_preset()
+    reps, min_time = _nightly_preset(storebench)
     return (reps + 2) * min_time * 1.5 + 0.1
 
 
@@ -146,7 +142,7 @@ def shape(storebench, budget_s, passthrough, history=()):
     nthreads = 1 if int(info.get("online_cpus", "1")) == 1 else 2
     last = _last_gate(history)
     per_point = (last["sweep_s"] / last["points_run"] if last.get("points_run") and
-                 last.get("sweep_s") else _guess_s_per_point())
+                 last.get("sweep_s") else _guess_s_per_point(storebench))
     cands = [
         ("preset", [], len(all_names), len(_sizes(info, 2)), nthreads),
         ("x4", ["--call", "L1d/4..4LLC:x4"], len(all_names), len(_sizes(info, 4)), nthreads),
