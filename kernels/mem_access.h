@@ -24,10 +24,16 @@ static inline void *align_above(const void *d, size_t a)
 	return (void *)(((uintptr_t)d + a) & ~(uintptr_t)(a - 1));
 }
 
-/* First address at or above d that is a multiple of a: the exact-head variant (line kernels). */
+/* First address at or above d that is a multiple of a: where the whole lines of [d, e) begin. */
 static inline void *align_up(const void *d, size_t a)
 {
 	return (void *)(((uintptr_t)d + a - 1) & ~(uintptr_t)(a - 1));
+}
+
+/* Last address at or below e that is a multiple of a: where the whole lines of [d, e) end. */
+static inline void *align_down(const void *e, size_t a)
+{
+	return (void *)((uintptr_t)e & ~(uintptr_t)(a - 1));
 }
 
 #endif

@@ -14,7 +14,7 @@ static inline __m256i avx2_splat(int c)
 	return _mm256_set1_epi8((char)c);
 }
 
-STORE_VEC_FAMILY(avx2, __m256i, 32, avx2_splat, store_small_lt32_sse2,
+STORE_VEC_FAMILY(avx2, __m256i, 32, avx2_splat, store_small_lt32_sse2, store_small_lt64_avx,
 		 _mm256_storeu_si256, _mm256_store_si256, _mm256_stream_si256)
 
 STORE_KERNEL(avx2_t_u1, avx2_t_loop, 1)

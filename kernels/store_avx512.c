@@ -15,8 +15,10 @@ static inline __m512i avx512_splat(int c)
 	return _mm512_set1_epi32((int)((unsigned char)c * 0x01010101u));
 }
 
+/* One helper serves both: below 64 bytes the t loop's short fill is also the nt loop's edge. */
 STORE_VEC_FAMILY(avx512, __m512i, 64, avx512_splat, store_small_lt64_avx,
-		 _mm512_storeu_si512, _mm512_store_si512, _mm512_stream_si512)
+		 store_small_lt64_avx, _mm512_storeu_si512, _mm512_store_si512,
+		 _mm512_stream_si512)
 
 STORE_KERNEL(avx512_t_u1, avx512_t_loop, 1)
 STORE_KERNEL(avx512_t_u2, avx512_t_loop, 2)

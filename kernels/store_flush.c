@@ -9,8 +9,6 @@
 #include "store_loop.h"
 #include "store_small.h"
 
-#define LINE 64
-
 static inline __m256i flush_splat(int c)
 {
 	return _mm256_set1_epi8((char)c);
@@ -24,30 +22,19 @@ static inline void line_store(unsigned char *p, __m256i v)
 }
 
 /*
- * Head and tail are written exactly, not with overlapping stores: an overlapping store would
- * re-dirty a line after it was flushed.  Every line the call wrote is flushed once, after its
- * last store.
+ * Partial lines are written exactly, never with a store overlapping the next line: that would
+ * re-dirty a line already flushed.  Every line the call wrote is flushed once, after its last
+ * store; a call shorter than a line may span two lines, both flushed by its one edge.
  */
 #define FLUSH_HOOKS(insn, flush)							\
-static inline void insn##_small(unsigned char *d, int c, size_t n)			\
+static inline void insn##_edge(unsigned char *d, int c, size_t n)			\
 {											\
 	store_small_lt64_avx(d, c, n);							\
 	if (n == 0)									\
 		return;									\
 	flush(d);									\
-	if (((uintptr_t)d ^ (uintptr_t)(d + n - 1)) >= LINE)				\
+	if (((uintptr_t)d ^ (uintptr_t)(d + n - 1)) >= STORE_LINE)			\
 		flush(d + n - 1);							\
-}											\
-											\
-static inline unsigned char *insn##_head(unsigned char *d, __m256i v)			\
-{											\
-	unsigned char *p = align_up(d, LINE);						\
-											\
-	if (p != d) {									\
-		store_small_lt64_avx(d, _mm256_cvtsi256_si32(v), (size_t)(p - d));	\
-		flush(d);								\
-	}										\
-	return p;									\
 }											\
 											\
 static inline void insn##_body(unsigned char *p, __m256i v)				\
@@ -56,16 +43,7 @@ static inline void insn##_body(unsigned char *p, __m256i v)				\
 	flush(p);									\
 }											\
 											\
-static inline void insn##_tail(unsigned char *p, unsigned char *e, __m256i v)		\
-{											\
-	if (p < e) {									\
-		store_small_lt64_avx(p, _mm256_cvtsi256_si32(v), (size_t)(e - p));	\
-		flush(p);								\
-	}										\
-}											\
-											\
-STORE_LOOP(insn##_loop, __m256i, LINE, flush_splat, insn##_small, insn##_head,		\
-	   insn##_body, insn##_tail)
+STORE_LINE_LOOP(insn##_loop, __m256i, STORE_LINE, flush_splat, insn##_edge, insn##_body)
 
 FLUSH_HOOKS(clflushopt, _mm_clflushopt)
 FLUSH_HOOKS(clwb, _mm_clwb)

@@ -9,12 +9,10 @@
 #include "store_loop.h"
 #include "store_small.h"
 
-#define LINE 64
-
 /* The source line; movdir64b reads it whole for every destination line. */
 struct line64 {
-	uint64_t q[LINE / 8];
-} __attribute__((aligned(LINE)));
+	uint64_t q[STORE_LINE / 8];
+} __attribute__((aligned(STORE_LINE)));
 
 /*
  * A compound literal, so the source line lives in the loop function's own frame for the whole
@@ -24,28 +22,14 @@ struct line64 {
 	(&(const struct line64){ { splat64(c), splat64(c), splat64(c), splat64(c),	\
 				   splat64(c), splat64(c), splat64(c), splat64(c) } })
 
-/* Whole lines only: the partial lines before and after get ordinary scalar stores, exactly. */
-static inline unsigned char *line_head(unsigned char *d, const struct line64 *v)
-{
-	unsigned char *p = align_up(d, LINE);
-
-	store_small_lt64_scalar(d, (int)(v->q[0] & 0xff), (size_t)(p - d));
-	return p;
-}
-
-static inline void line_tail(unsigned char *p, unsigned char *e, const struct line64 *v)
-{
-	store_small_lt64_scalar(p, (int)(v->q[0] & 0xff), (size_t)(e - p));
-}
-
-/* movdir64b needs a 64-byte aligned destination, which the loop guarantees. */
+/* Whole lines only, 64-byte aligned as movdir64b demands; partial lines get exact scalar stores. */
 static inline void movdir64b_body(unsigned char *p, const struct line64 *v)
 {
 	_movdir64b(p, v);
 }
 
-STORE_LOOP(movdir64b_loop, const struct line64 *, LINE, line_splat, store_small_lt64_scalar, line_head,
-	   movdir64b_body, line_tail)
+STORE_LINE_LOOP(movdir64b_loop, const struct line64 *, STORE_LINE, line_splat,
+		store_small_lt64_scalar, movdir64b_body)
 
 /* movdir64b is weakly ordered like a streaming store: the sfence publishes the lines. */
 STORE_KERNEL_NT(movdir64b, movdir64b_loop, 1)

@@ -1,7 +1,7 @@
 /*
- * store_small.h — exact fills of ranges shorter than one vector, shared by the ISA files.
+ * store_small.h — exact temporal fills shorter than a vector or a line, shared by the ISA files.
  * Scalar helpers need no ISA flag; the 16/32-byte helpers exist only where SSE2/AVX are enabled.
- * Why: every kernel must honour "exactly [dst, dst+n)", and two overlapping stores cover any length.
+ * Why: short calls and the partial end lines of nt rows must write exactly [d, d+n), no more.
  */
 #ifndef STOREBENCH_STORE_SMALL_H
 #define STOREBENCH_STORE_SMALL_H
@@ -79,6 +79,21 @@ static inline void store_small_lt32_sse2(unsigned char *d, int c, size_t n)
 		_mm_storeu_si128((__m128i *)(d + n - 16), v);
 	} else {
 		store_small_lt16(d, c, n);
+	}
+}
+
+/* n < 64: two or four overlapping 16-byte stores, or the scalar pair below 16. */
+static inline void store_small_lt64_sse2(unsigned char *d, int c, size_t n)
+{
+	if (n >= 32) {
+		const __m128i v = _mm_set1_epi64x((long long)splat64(c));
+
+		_mm_storeu_si128((__m128i *)d, v);
+		_mm_storeu_si128((__m128i *)(d + 16), v);
+		_mm_storeu_si128((__m128i *)(d + n - 32), v);
+		_mm_storeu_si128((__m128i *)(d + n - 16), v);
+	} else {
+		store_small_lt32_sse2(d, c, n);
 	}
 }
 #endif

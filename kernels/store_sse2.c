@@ -14,7 +14,7 @@ static inline __m128i sse2_splat(int c)
 	return _mm_set1_epi8((char)c);
 }
 
-STORE_VEC_FAMILY(sse2, __m128i, 16, sse2_splat, store_small_lt16,
+STORE_VEC_FAMILY(sse2, __m128i, 16, sse2_splat, store_small_lt16, store_small_lt64_sse2,
 		 _mm_storeu_si128, _mm_store_si128, _mm_stream_si128)
 
 STORE_KERNEL(sse2_t_u1, sse2_t_loop, 1)
@@ -26,25 +26,12 @@ STORE_KERNEL_NT(sse2_nt_u2, sse2_nt_loop, 2)
 STORE_KERNEL_NT(sse2_nt_u4, sse2_nt_loop, 4)
 STORE_KERNEL_NT(sse2_nt_u8, sse2_nt_loop, 8)
 
-/* The 64-bit movnti row: scalar head and tail, movnti on the 8-byte-aligned body. */
-static inline unsigned char *scalar_head(unsigned char *d, uint64_t v)
-{
-	st64(d, v);
-	return align_above(d, 8);
-}
-
+/* The 64-bit movnti row: eight movnti per whole line, scalar stores on the partial lines. */
 static inline void scalar_nt_body(unsigned char *p, uint64_t v)
 {
 	_mm_stream_si64((long long *)p, (long long)v);
 }
 
-static inline void scalar_tail(unsigned char *p, unsigned char *e, uint64_t v)
-{
-	if (p < e)
-		st64(e - 8, v);
-}
-
-STORE_LOOP(scalar_nt_loop, uint64_t, 8, splat64, store_small_lt16, scalar_head, scalar_nt_body,
-	   scalar_tail)
+STORE_LINE_LOOP(scalar_nt_loop, uint64_t, 8, splat64, store_small_lt64_scalar, scalar_nt_body)
 
 STORE_KERNEL_NT(scalar_nt_u1, scalar_nt_loop, 1)
