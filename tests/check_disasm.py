@@ -96,6 +96,11 @@ def aligned_store(reg):
     return lambda mn, ops: mn in ALIGNED_STORES and ops.startswith('%' + reg) and is_store(ops)
 
 
+def temporal_store(mn, ops):
+    """Any ordinary (cached) store: a mov of any width to memory that is not a streaming one."""
+    return re.match(r'v?mov', mn) is not None and mn not in NT_STORES and is_store(ops)
+
+
 def gpr64_store(mn, ops):
     return mn == 'mov' and re.match(r'%r\w+,', ops) is not None and is_store(ops)
 
@@ -176,7 +181,18 @@ def check_stores(rows, funcs):
                          and ops.startswith('%' + reg), f'(v)movntdq {reg}', unroll)
         elif kind == 'nt':
             per_loop(lambda mn, ops: mn == name, name, unroll)
+        if kind == 'nt':
+            # Whole lines are streamed only and partial lines (under 64 bytes) written by
+            # straight-line edge code: a loop holding a cached store, or a 64-byte cached
+            # store anywhere, would write some whole line temporally.
+            got = most_per_loop(insns, temporal_store)
+            need(got == 0, f'{got} cached stores in a loop: whole lines must only be streamed')
+            wide = [f'{mn} {ops}' for _, _, mn, ops in insns
+                    if temporal_store(mn, ops) and ops.startswith('%zmm')]
+            need(not wide, f'a 64-byte cached store ({wide[0] if wide else ""}) writes a whole '
+                 'line or straddles a streamed one')
         if kind == 'flush':
+            need(not set(mnems) & NT_STORES, 'a flush row holds a streaming store')
             insn = name.split('_', 1)[1]
             per_loop(lambda mn, ops: mn == insn, insn, 1)
             per_loop(aligned_store(reg), f'aligned {reg} stores', unroll)
