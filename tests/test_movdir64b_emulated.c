@@ -1,7 +1,7 @@
 /*
  * test_movdir64b_emulated.c — the movdir64b row's own code, with only the instruction emulated.
  * ISA: none.  kernels/store_movdir64b.c is compiled here with _movdir64b replaced by a checked
- * 64-byte copy, so CPUs without MOVDIR64B (like AMD's) still prove its head/line/tail split.
+ * 64-byte copy, so CPUs without it (AMD before Zen 5) still prove its head/line/tail split.
  */
 #include <immintrin.h>
 #include <stdint.h>
