@@ -27,7 +27,9 @@
 /* Bytes checked on each side of the written range for stray stores. */
 #define VERIFY_GUARD 64
 
-static cpu_set_t saved_affinity;
+/* The caller's affinity, restored by pool_stop; sized at run time (machines beyond 1024 CPUs). */
+static cpu_set_t *saved_affinity;
+static size_t saved_affinity_size;
 
 static void futex_wait(_Atomic unsigned *addr, unsigned val)
 {
@@ -200,11 +202,39 @@ struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
 	return bt;
 }
 
+/* A CPU set holding only cpu, as large as cpu needs (CPU_ALLOC: no 1024-CPU cpu_set_t limit). */
+static cpu_set_t *one_cpu(int cpu, size_t *size)
+{
+	cpu_set_t *set = CPU_ALLOC((size_t)cpu + 1);
+
+	*size = CPU_ALLOC_SIZE((size_t)cpu + 1);
+	if (set) {
+		CPU_ZERO_S(*size, set);
+		CPU_SET_S((size_t)cpu, *size, set);
+	}
+	return set;
+}
+
+/* The calling thread's affinity, growing the set until the kernel's CPU count fits (EINVAL). */
+static void save_affinity(void)
+{
+	for (size_t ncpus = 1024; ncpus <= (1u << 20); ncpus *= 2) {
+		CPU_FREE(saved_affinity);
+		saved_affinity = CPU_ALLOC(ncpus);
+		saved_affinity_size = CPU_ALLOC_SIZE(ncpus);
+		if (!saved_affinity || !sched_getaffinity(0, saved_affinity_size, saved_affinity) ||
+		    errno != EINVAL)
+			return;
+	}
+}
+
 bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, bool count_cycles,
 		char *err, size_t errlen)
 {
-	cpu_set_t set;
+	cpu_set_t *set;
+	size_t size;
 	char why[160];
+	int rc;
 
 	memset(p, 0, sizeof *p);
 	p->t = aligned_alloc(64, n * sizeof *p->t);
@@ -214,7 +244,7 @@ bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, b
 	}
 	memset(p->t, 0, n * sizeof *p->t);
 	p->nthreads = n;
-	sched_getaffinity(0, sizeof saved_affinity, &saved_affinity);
+	save_affinity();
 	for (unsigned i = 0; i < n; i++) {
 		struct pool_thread *t = &p->t[i];
 
@@ -223,9 +253,10 @@ bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, b
 		t->pool = p;
 		t->cycles_fd = -1;
 	}
-	CPU_ZERO(&set);
-	CPU_SET(cpus[0], &set);
-	if (pthread_setaffinity_np(pthread_self(), sizeof set, &set)) {
+	set = one_cpu(cpus[0], &size);
+	rc = set ? pthread_setaffinity_np(pthread_self(), size, set) : ENOMEM;
+	CPU_FREE(set);
+	if (rc) {
 		snprintf(err, errlen, "cannot pin to CPU %d", cpus[0]);
 		return false;
 	}
@@ -233,16 +264,16 @@ bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, b
 		p->t[0].cycles_fd = cycles_open(why, sizeof why);
 	for (unsigned i = 1; i < n; i++) {
 		pthread_attr_t attr;
-		int rc;
 
 		/* counters are per thread: each worker opens its own, on its own CPU */
 		p->t[i].cycles_fd = p->t[0].cycles_fd >= 0 ? -2 : -1;
-		CPU_ZERO(&set);
-		CPU_SET(cpus[i], &set);
+		set = one_cpu(cpus[i], &size);
 		pthread_attr_init(&attr);
-		pthread_attr_setaffinity_np(&attr, sizeof set, &set);
-		rc = pthread_create(&p->t[i].tid, &attr, worker, &p->t[i]);
+		rc = set ? pthread_attr_setaffinity_np(&attr, size, set) : ENOMEM;
+		if (!rc)
+			rc = pthread_create(&p->t[i].tid, &attr, worker, &p->t[i]);
 		pthread_attr_destroy(&attr);
+		CPU_FREE(set);
 		if (rc) {
 			snprintf(err, errlen, "cannot start thread on CPU %d: %s", cpus[i], strerror(rc));
 			p->nthreads = i;
@@ -268,5 +299,6 @@ void pool_stop(struct pool *p)
 	}
 	free(p->t);
 	p->t = NULL;
-	sched_setaffinity(0, sizeof saved_affinity, &saved_affinity);
+	if (saved_affinity)
+		sched_setaffinity(0, saved_affinity_size, saved_affinity);
 }
