@@ -1,28 +1,75 @@
 /*
- * cmd_info.c — `storebench info`: this machine and build as key=value lines.
- * Plain C.  The same lines head every CSV (with "# "), so what info shows is what a result records.
+ * cmd_info.c — `storebench info`: this machine (or a replayed one) and build as key=value lines.
+ * Plain C.  The same lines head every CSV (with "# "), so what info shows is what a result records;
+ * --json prints them as one object with the topology in structured form.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "cpu.h"
+#include "info_json.h"
+#include "machine.h"
 #include "metadata.h"
+#include "outfiles.h"
+
+static const char usage[] =
+	"usage: storebench info [--json] [--topology FILE.xml] [--cpuid FILE]\n"
+	"Prints this machine and build as key=value lines (the metadata every CSV carries) and\n"
+	"machine_id, the default results folder name.  --json: the same keys as one JSON object,\n"
+	"plus \"topology\": packages, NUMA nodes with memory, caches with the CPUs of each instance,\n"
+	"cores with their SMT siblings.\n"
+	"Replay (a machine you do not have; never measured): --topology FILE.xml, an hwloc XML\n"
+	"topology (`lstopo --of xml`; HWLOC_XMLFILE works too), and/or --cpuid FILE, a raw CPUID\n"
+	"dump in libcpuid's format.  replayed= names them.  Counts are 0 and values 'unknown' where\n"
+	"the replayed files do not say (a topology has no ISA, a CPUID dump no topology).\n"
+	"cache_source says where the cache facts come from (sysfs, cpuid, xml); cache_l3_check flags\n"
+	"an L3 no real x86 part has (the value is kept as reported).\n";
 
 int cmd_info(int argc, char **argv)
 {
-	struct cpu_info cpu;
+	struct machine m = { 0 };
+	char id[128], *kv = NULL;
+	size_t len = 0;
+	bool json = false;
+	FILE *mem;
+	int rc;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		puts("usage: storebench info\n"
-		     "Prints this machine and build as key=value lines (the metadata every CSV carries).");
-		return 0;
+	for (int i = 1; i < argc; i++) {
+		int r = machine_option("storebench info", argc, argv, &i, &m);
+
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "storebench info: unexpected argument '%s' (try --help)\n", argv[i]);
+			return 2;
+		}
 	}
-	if (argc > 1) {
-		fprintf(stderr, "storebench info: unexpected argument '%s'\n", argv[1]);
-		return 2;
+	rc = machine_load(&m, "storebench info");
+	if (rc)
+		return rc;
+	mem = open_memstream(&kv, &len);
+	if (!mem) {
+		machine_free(&m);
+		return 1;
 	}
-	cpu_detect(&cpu);
-	metadata_machine(stdout, "", &cpu);
+	metadata_machine(mem, "", &m);
+	machine_id(&m.cpu, id, sizeof id);
+	metadata_kv(mem, "", "machine_id", "%s", id);
+	fclose(mem);
+	if (json)
+		info_json(stdout, kv, &m);
+	else
+		fputs(kv, stdout);
+	free(kv);
+	machine_free(&m);
 	return fflush(stdout) ? 1 : 0;
 }

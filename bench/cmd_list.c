@@ -12,6 +12,7 @@
 #include "cpu.h"
 #include "kernels.h"
 #include "load.h"
+#include "machine.h"
 #include "options.h"
 
 static void print_tsv(const struct cpu_info *cpu)
@@ -61,7 +62,7 @@ static void print_row(int w, const char *name, const char *kind, unsigned width,
 	       isa[0] ? isa : "-", why ? "no: " : "yes", why ? why : "");
 }
 
-static void print_table(const struct cpu_info *cpu)
+static void print_table(const struct cpu_info *cpu, bool replayed)
 {
 	int w = name_width();
 	size_t avail = 0;
@@ -75,8 +76,8 @@ static void print_table(const struct cpu_info *cpu)
 			  kernel_granule(k), k->isa, why);
 		avail += !why;
 	}
-	printf("%zu kernels, %zu available on this CPU (%s, %s)\n", kernel_count, avail, cpu->brand,
-	       cpu->codename);
+	printf("%zu kernels, %zu available on %s CPU (%s, %s)\n", kernel_count, avail,
+	       replayed ? "the replayed" : "this", cpu->brand, cpu->codename);
 }
 
 /* The read side of rw mixes, kind "read": only the widest available one is ever used. */
@@ -114,10 +115,17 @@ static void print_loads_tsv(const struct cpu_info *cpu)
 
 int cmd_list(int argc, char **argv)
 {
-	struct cpu_info cpu;
-	int tsv = 0, loads = 0, presets = 0;
+	struct machine m = { 0 };
+	const struct cpu_info *cpu = &m.cpu;
+	int tsv = 0, loads = 0, presets = 0, rc;
 
 	for (int i = 1; i < argc; i++) {
+		int r = machine_option("storebench list", argc, argv, &i, &m);
+
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
 		if (!strcmp(argv[i], "--tsv")) {
 			tsv = 1;
 		} else if (!strcmp(argv[i], "--loads")) {
@@ -125,7 +133,7 @@ int cmd_list(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--presets")) {
 			presets = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: storebench list [--loads | --presets] [--tsv]\n"
+			puts("usage: storebench list [--loads | --presets] [--tsv] [--cpuid FILE]\n"
 			     "Lists every store kernel: kind, bytes per store, unroll, bytes per loop\n"
 			     "iteration (granule), required ISA, and whether this CPU can run it (and why\n"
 			     "not), then the read kernels of rw mixes.  --tsv: the store kernels\n"
@@ -133,7 +141,9 @@ int cmd_list(int argc, char **argv)
 			     "read kernels only (with --tsv: tab-separated, the same column names).\n"
 			     "--presets: the presets of `storebench run --preset`, each as the options it\n"
 			     "sets (with --tsv: a name column and one column per preset field, named as\n"
-			     "its run option without the leading --).");
+			     "its run option without the leading --).\n"
+			     "--cpuid FILE: availability on a replayed CPU (a raw CPUID dump, libcpuid's\n"
+			     "format; the OS is taken to save every vector state the CPU has).");
 			return 0;
 		} else {
 			fprintf(stderr, "storebench list: unknown option '%s' (try --help)\n", argv[i]);
@@ -148,15 +158,24 @@ int cmd_list(int argc, char **argv)
 		presets_print(stdout, tsv);
 		return fflush(stdout) ? 1 : 0;
 	}
-	cpu_detect(&cpu);
-	if (tsv)
-		(loads ? print_loads_tsv : print_tsv)(&cpu);
-	else if (loads)
-		print_loads_table(&cpu, true);
-	else {
-		print_table(&cpu);
-		putchar('\n');
-		print_loads_table(&cpu, false);
+	rc = machine_load(&m, "storebench list");
+	if (rc)
+		return rc;
+	if (!cpu->cpuid_known) {
+		fprintf(stderr, "storebench list: the replayed topology '%s' has no ISA: give the "
+				"machine's CPUID dump too (--cpuid FILE)\n", m.topology_file);
+		machine_free(&m);
+		return 2;
 	}
+	if (tsv)
+		(loads ? print_loads_tsv : print_tsv)(cpu);
+	else if (loads)
+		print_loads_table(cpu, true);
+	else {
+		print_table(cpu, m.topology_file || m.cpuid_file);
+		putchar('\n');
+		print_loads_table(cpu, false);
+	}
+	machine_free(&m);
 	return fflush(stdout) ? 1 : 0;
 }

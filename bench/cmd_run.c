@@ -9,11 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_check.h"
 #include "commands.h"
 #include "cpu.h"
 #include "csv.h"
 #include "cycles.h"
 #include "gbench_shim.h"
+#include "machine.h"
 #include "measure.h"
 #include "metadata.h"
 #include "opts.h"
@@ -97,7 +99,7 @@ static void join_list(const struct u64_list *l, char *buf, size_t len)
  * Every key=value of the run, written once to a memory stream and then into the CSV preamble
  * and the JSON context, so the two files describe the run identically.
  */
-static char *run_metadata(int argc, char **argv, const struct cpu_info *cpu,
+static char *run_metadata(int argc, char **argv, const struct machine *mach,
 			  const struct run_opts *o, const struct outfiles *of, time_t now,
 			  double tsc_hz, const char *cycles_note)
 {
@@ -107,7 +109,7 @@ static char *run_metadata(int argc, char **argv, const struct cpu_info *cpu,
 
 	if (!m)
 		return NULL;
-	metadata_machine(m, "", cpu);
+	metadata_machine(m, "", mach);
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	metadata_kv(m, "", "utc_time", "%s", stamp);
 	join_args(argc, argv, buf, sizeof buf);
@@ -190,21 +192,27 @@ static void probe_cycles(char *note, size_t len, bool *ok)
 	}
 }
 
-static int run(int argc, char **argv, struct run_opts *o, struct point **points)
+static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
+	       struct point **points)
 {
 	struct cpu_info cpu;
 	struct outfiles of;
 	struct point *pts;
 	struct pool pool;
 	struct measure_env env = { 0 };
-	char cycles_note[200], err[256], *meta;
+	char cycles_note[200], err[256], llc_check[160], *meta;
 	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0, starved = 0;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
 	int rc, status = 0;
 	time_t now = time(NULL);
 
-	cpu_detect(&cpu);
+	if (machine_refuse_replay("storebench run", argc, argv))
+		return 2;
+	rc = machine_load(mach, "storebench run");
+	if (rc)
+		return rc;
+	cpu = mach->cpu;
 	rc = opts_parse(argc, argv, &cpu, o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -255,12 +263,15 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 		fprintf(stderr, "storebench run: note: %zu split points measure the ratio whole threads "
 				"give (writers / threads), not the one asked; rw_ratio says which\n",
 			rounded_split);
+	if (cache_llc_implausible(&cpu, llc_check, sizeof llc_check))
+		fprintf(stderr, "storebench run: note: last-level cache %s; LLC-relative sizes use it as "
+				"reported (DRAM points only get larger)\n", llc_check);
 	if (!cpu.invariant_tsc)
 		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
 				"empty\n");
 	tsc_hz = tsc_calibrate();
 	probe_cycles(cycles_note, sizeof cycles_note, &env.cycles);
-	meta = run_metadata(argc, argv, &cpu, o, &of, now, tsc_hz, cycles_note);
+	meta = run_metadata(argc, argv, mach, o, &of, now, tsc_hz, cycles_note);
 	if (!meta || !gbs_open(of.json_path, name_width)) {
 		fprintf(stderr, "storebench run: cannot start the reporters\n");
 		outfiles_discard(&of);
@@ -325,11 +336,13 @@ static int run(int argc, char **argv, struct run_opts *o, struct point **points)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o;
+	struct machine mach = { 0 };
+	struct run_opts o = { 0 };
 	struct point *pts = NULL;
-	int status = run(argc, argv, &o, &pts);
+	int status = run(argc, argv, &mach, &o, &pts);
 
 	free(pts);
 	opts_free(&o);
+	machine_free(&mach);
 	return status;
 }

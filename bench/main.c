@@ -18,7 +18,8 @@ static void usage(FILE *out)
 	      "  run [OPTIONS]   sweep kernels over sizes, threads and mixes; write CSV and JSON\n"
 	      "                  (the default command; `storebench run --help` lists its options)\n"
 	      "  list [--tsv]    every store kernel, its shape and whether this CPU can run it\n"
-	      "  info            this machine as key=value lines (CPU, caches, NUMA, OS, build)\n"
+	      "  info [--json]   this machine as key=value lines (CPU, caches, NUMA, OS, build);\n"
+	      "                  --topology FILE.xml / --cpuid FILE replay another (info, list)\n"
 	      "  help, -h        this text\n"
 	      "  --version       version and git sha\n", out);
 }

@@ -7,13 +7,13 @@
 
 #include <stdio.h>
 
-#include "cpu.h"
+#include "machine.h"
 
 /*
  * Write every machine/build key as "<prefix>key=value\n" (prefix "" for info, "# " for CSV).
  * Keys are lowercase with underscores; values are single-line (control characters become spaces).
  */
-void metadata_machine(FILE *out, const char *prefix, const struct cpu_info *cpu);
+void metadata_machine(FILE *out, const char *prefix, const struct machine *m);
 
 /* One more line in the same format, for keys only the caller knows (UTC time, command line). */
 void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt, ...)

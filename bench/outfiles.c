@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /* "turin-buildhost": codename (or f1a-m02) + short host name. */
-static void machine_id(const struct cpu_info *cpu, char *buf, size_t len)
+void machine_id(const struct cpu_info *cpu, char *buf, size_t len)
 {
 	char host[256] = "", cpu_part[64];
 	size_t i, j;

@@ -19,6 +19,9 @@ struct outfiles {
 	FILE *csv;
 };
 
+/* The default results folder name, "turin-buildhost": codename (or f1a-m02) + short host name. */
+void machine_id(const struct cpu_info *cpu, char *buf, size_t len);
+
 /*
  * Create both files (O_EXCL).  csv/json may be NULL for the defaults; now names the default
  * files.  On failure prints one line, removes whatever it created and returns false.

@@ -1,15 +1,14 @@
 /*
- * cpu.c — CPU identity and usable ISA from CPUID + XGETBV, and the kernel availability verdict.
+ * cpu.c — CPU identity and usable ISA from raw CPUID (+ XGETBV here), and the availability verdict.
  * Plain C, no ISA flags; XGETBV is issued as raw bytes so no -mxsave is needed.
  * An ISA counts only when the CPU has it AND the OS saves its register state (XCR0).
  */
 #include "cpu.h"
+#include "cpu_raw.h"
 
-#include <cpuid.h>
-#include <libcpuid.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* XCR0 state components the OS must enable before vector code may run. */
 #define XCR0_SSE     (1u << 1)
@@ -20,17 +19,20 @@
 #define XCR0_YMM     (XCR0_SSE | XCR0_AVX)
 #define XCR0_ZMM     (XCR0_YMM | XCR0_OPMASK | XCR0_ZMM_HI | XCR0_HI16ZMM)
 
-struct regs {
-	uint32_t a, b, c, d;
-};
-
-static struct regs cpuid(uint32_t leaf, uint32_t sub)
+struct regs cpu_raw_leaf(const struct cpu_raw_data_t *raw, uint32_t n)
 {
-	struct regs r = { 0, 0, 0, 0 };
+	const uint32_t *r;
 
-	if (__get_cpuid_max(leaf & 0x80000000u, NULL) >= leaf)
-		__cpuid_count(leaf, sub, r.a, r.b, r.c, r.d);
-	return r;
+	if (n & 0x80000000u) {
+		if (n > raw->ext_cpuid[0][EAX] || n - 0x80000000u >= MAX_EXT_CPUID_LEVEL)
+			return (struct regs){ 0, 0, 0, 0 };
+		r = raw->ext_cpuid[n - 0x80000000u];
+	} else {
+		if (n > raw->basic_cpuid[0][EAX] || n >= MAX_CPUID_LEVEL)
+			return (struct regs){ 0, 0, 0, 0 };
+		r = raw->basic_cpuid[n];
+	}
+	return (struct regs){ r[EAX], r[EBX], r[ECX], r[EDX] };
 }
 
 static uint64_t xgetbv0(void)
@@ -69,14 +71,12 @@ static unsigned isa_from_cpuid(const struct regs *l1, const struct regs *l7, con
 }
 
 /* The ISA bits whose register state the OS does not save (XCR0), so they must not be used. */
-static unsigned isa_os_blocked(const struct regs *l1)
+static unsigned isa_os_blocked(const struct regs *l1, uint64_t xcr0)
 {
-	uint64_t xcr0;
 	unsigned blocked = 0;
 
 	if (!bit(l1->c, 27)) /* OSXSAVE clear: the OS saves no extended state, XGETBV would fault */
 		return ISA_AVX2 | ISA_AVX512F;
-	xcr0 = xgetbv0();
 	if ((xcr0 & XCR0_YMM) != XCR0_YMM)
 		blocked |= ISA_AVX2 | ISA_AVX512F;
 	if ((xcr0 & XCR0_ZMM) != XCR0_ZMM)
@@ -96,39 +96,36 @@ static void copy_trimmed(char *dst, size_t len, const char *src)
 		dst[--n] = '\0';
 }
 
-static void identity_from_cpuid(struct cpu_info *info, const struct regs *l1)
+static void identity_from_cpuid(struct cpu_info *info, const struct cpu_raw_data_t *raw)
 {
-	struct regs v = cpuid(0, 0);
-	unsigned base_family = (l1->a >> 8) & 0xf, base_model = (l1->a >> 4) & 0xf;
+	struct regs v = cpu_raw_leaf(raw, 0), l1 = cpu_raw_leaf(raw, 1);
+	unsigned base_family = (l1.a >> 8) & 0xf, base_model = (l1.a >> 4) & 0xf;
 	char brand[49] = "";
 
 	memcpy(info->vendor, &v.b, 4);
 	memcpy(info->vendor + 4, &v.d, 4);
 	memcpy(info->vendor + 8, &v.c, 4);
 	info->vendor[12] = '\0';
-	info->family = base_family == 0xf ? base_family + ((l1->a >> 20) & 0xff) : base_family;
-	info->model = base_family == 0xf || base_family == 6 ? ((l1->a >> 12) & 0xf0) | base_model
-							       : base_model;
-	info->stepping = l1->a & 0xf;
-	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+	info->family = base_family == 0xf ? base_family + ((l1.a >> 20) & 0xff) : base_family;
+	info->model = base_family == 0xf || base_family == 6 ? ((l1.a >> 12) & 0xf0) | base_model
+							      : base_model;
+	info->stepping = l1.a & 0xf;
+	if (cpu_raw_leaf(raw, 0x80000000u).a >= 0x80000004u) {
 		for (unsigned i = 0; i < 3; i++) {
-			struct regs b = cpuid(0x80000002u + i, 0);
+			struct regs b = cpu_raw_leaf(raw, 0x80000002u + i);
+
 			memcpy(brand + 16 * i, &b, 16);
 		}
 		copy_trimmed(info->brand, sizeof info->brand, brand);
 	}
 }
 
-/*
- * libcpuid only refines the brand when CPUID gave none (very old parts); it reads the current
- * CPU only, because cpuid_get_all_raw_data() would leave the calling thread pinned.
- */
-static void identity_from_libcpuid(struct cpu_info *info)
+/* libcpuid only refines the brand when CPUID gave none (very old parts). */
+static void identity_from_libcpuid(struct cpu_info *info, struct cpu_raw_data_t *raw)
 {
-	struct cpu_raw_data_t raw;
 	struct cpu_id_t id;
 
-	if (info->brand[0] || !cpuid_present() || cpuid_get_raw_data(&raw) || cpu_identify(&raw, &id))
+	if (info->brand[0] || cpu_identify(raw, &id))
 		return;
 	copy_trimmed(info->brand, sizeof info->brand, id.brand_str);
 }
@@ -152,25 +149,60 @@ static void microcode_from_proc(struct cpu_info *info)
 	fclose(f);
 }
 
-void cpu_detect(struct cpu_info *info)
+/* Everything CPUID says, for the CPU that produced raw; xcr0 is the OS's saved-state mask. */
+static void decode(struct cpu_info *info, struct cpu_raw_data_t *raw, uint64_t xcr0)
 {
-	struct regs l1 = cpuid(1, 0), l7 = cpuid(7, 0), ext7 = cpuid(0x80000007u, 0),
-		    ext8 = cpuid(0x80000008u, 0);
-	unsigned has;
+	struct regs l1 = cpu_raw_leaf(raw, 1), l7 = cpu_raw_leaf(raw, 7),
+		    ext7 = cpu_raw_leaf(raw, 0x80000007u), ext8 = cpu_raw_leaf(raw, 0x80000008u);
+	unsigned has = isa_from_cpuid(&l1, &l7, &ext8);
 
-	memset(info, 0, sizeof *info);
-	identity_from_cpuid(info, &l1);
-	identity_from_libcpuid(info);
+	identity_from_cpuid(info, raw);
+	identity_from_libcpuid(info, raw);
+	info->cpuid_known = true;
 	info->codename = cpu_codename(info->vendor, info->family, info->model, info->stepping);
-	microcode_from_proc(info);
-	has = isa_from_cpuid(&l1, &l7, &ext8);
 	info->isa_cpu = has;
-	info->isa = has & ~isa_os_blocked(&l1);
+	info->isa = has & ~isa_os_blocked(&l1, xcr0);
 	info->erms = bit(l7.b, 9);
 	info->fsrm = bit(l7.d, 4);
 	info->invariant_tsc = bit(ext7.d, 8);
 	info->hypervisor = bit(l1.c, 31);
-	cpu_topology(info);
+	cpu_caches_from_cpuid(info, raw);
+}
+
+/* cpuid_get_raw_data reads the calling CPU only; the _all_ variant would leave the thread pinned. */
+void cpu_detect(struct cpu_info *info)
+{
+	struct cpu_raw_data_t raw;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(info, 0, sizeof *info);
+	info->codename = "unknown";
+	info->online_cpus = online > 0 ? (unsigned)online : 1;
+	if (!cpuid_present() || cpuid_get_raw_data(&raw))
+		return;
+	decode(info, &raw, bit(cpu_raw_leaf(&raw, 1).c, 27) ? xgetbv0() : 0);
+	microcode_from_proc(info);
+}
+
+int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen)
+{
+	struct cpu_raw_data_t raw;
+	libcpuid_warn_fn_t warn = cpuid_set_warn_function(NULL); /* dumps carry header lines it skips */
+	int rc = cpuid_deserialize_raw_data(&raw, dump);
+
+	cpuid_set_warn_function(warn);
+	memset(info, 0, sizeof *info);
+	info->codename = "unknown";
+	if (rc) {
+		snprintf(err, errlen, "cannot read a CPUID dump: %s", cpuid_error());
+		return -1;
+	}
+	if (!raw.basic_cpuid[0][EBX]) {
+		snprintf(err, errlen, "not a CPUID dump (no leaf 0 vendor)");
+		return -1;
+	}
+	decode(info, &raw, ~0ull);
+	return 0;
 }
 
 /* Per ISA bit: its name, and the two reasons a kernel needing it cannot run, as fixed strings. */

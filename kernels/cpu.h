@@ -1,7 +1,7 @@
 /*
  * cpu.h — what this CPU is and which kernels it can run.
- * Plain C; CPUID/XGETBV are read directly (libcpuid 0.6.2 lacks several bits we need),
- * libcpuid supplies identity, sysfs supplies caches.
+ * Plain C.  Raw CPUID comes from libcpuid (this CPU, or a replayed dump) and is decoded here, since
+ * libcpuid 0.6.2 lacks several bits we need; caches here are CPUID's, bench/topology.c adds sharing.
  */
 #ifndef STOREBENCH_CPU_H
 #define STOREBENCH_CPU_H
@@ -17,8 +17,9 @@ struct cpu_cache {
 	unsigned level;        /* 1, 2, 3, ... */
 	char type[12];         /* "Data", "Instruction", "Unified" (sysfs spelling) */
 	size_t size_bytes;     /* per instance */
-	unsigned shared_cpus;  /* logical CPUs sharing one instance (from shared_cpu_list) */
-	unsigned instances;    /* distinct instances across online CPUs */
+	unsigned shared_cpus;  /* logical CPUs sharing one instance, 0 when unknown (CPUID alone) */
+	unsigned shared_cores; /* cores sharing one instance, 0 when unknown */
+	unsigned instances;    /* distinct instances across online CPUs, 0 when unknown */
 };
 
 struct cpu_info {
@@ -29,14 +30,17 @@ struct cpu_info {
 	unsigned stepping;
 	const char *codename;     /* from our family/model table, "unknown" when absent */
 	char microcode[24];       /* /proc/cpuinfo "microcode", "" when not exposed */
+	bool cpuid_known;         /* identity and ISA came from CPUID (false: a replayed topology only) */
 	unsigned isa;             /* enum isa_bit set usable here: CPUID and OS state both agree */
 	unsigned isa_cpu;         /* enum isa_bit set the CPU reports, whether or not the OS enables it */
 	bool erms, fsrm;          /* rep movsb/stosb hints; listed, no kernel requires them */
 	bool invariant_tsc;       /* CPUID 0x80000007 EDX[8] */
 	bool hypervisor;          /* CPUID 1 ECX[31]: numbers are from a guest */
-	unsigned online_cpus;     /* logical CPUs online */
-	unsigned threads_per_core; /* SMT width from sysfs topology */
-	unsigned numa_nodes;      /* configured NUMA nodes (libnuma), 1 without NUMA */
+	unsigned online_cpus;     /* logical CPUs online, 0 when unknown (a replayed CPUID dump) */
+	unsigned threads_per_core; /* SMT width, 0 until a topology is known (bench/machine.c) */
+	unsigned numa_nodes;      /* NUMA nodes with or without CPUs, 0 until a topology is known */
+	unsigned packages, cores; /* sockets and cores, 0 until a topology is known */
+	const char *cache_source; /* where caches[] came from: "sysfs", "cpuid" or "xml" */
 	size_t ncaches;
 	struct cpu_cache caches[CPU_MAX_CACHES]; /* sorted by level, data before instruction */
 };
@@ -44,11 +48,15 @@ struct cpu_info {
 /* Fill *info for the CPU we run on.  Never fails: unknown fields stay empty/zero. */
 void cpu_detect(struct cpu_info *info);
 
+/*
+ * Fill *info from a raw CPUID dump of another machine (libcpuid's text format, CPU #0).  XCR0 is not
+ * in a dump: the OS is taken to save every state the CPU has when OSXSAVE is set.  0, or -1 with
+ * err set when the file cannot be read or holds no CPUID leaf 0.
+ */
+int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen);
+
 /* Codename from our family/model table ("unknown" when absent); libcpuid 0.6.2 lacks recent parts. */
 const char *cpu_codename(const char *vendor, unsigned family, unsigned model, unsigned stepping);
-
-/* Fill the caches, online CPUs, SMT width and NUMA node count (sysfs first); cpu_detect calls it. */
-void cpu_topology(struct cpu_info *info);
 
 /* NULL when k can run here, else a fixed reason string ("needs avx512f: CPU lacks it", ...). */
 const char *cpu_kernel_unavailable(const struct kernel *k, const struct cpu_info *info);

@@ -1,34 +1,17 @@
 /*
- * cpu_caches.c — caches, online CPUs, SMT width and NUMA nodes: sysfs first, libnuma for nodes.
- * Plain C.  sysfs knows how many CPUs share each cache instance (sysconf and legacy CPUID leaves
- * misreport AMD's per-CCX L3); libcpuid sizes are only the fallback when sysfs is absent.
+ * cpu_caches.c — caches as CPUID describes them: leaf 4 (Intel) or 0x8000001D (AMD), per CPU #0.
+ * Plain C, no ISA.  Sizes are exact; CPUID's sharing field is only an upper bound (addressable IDs,
+ * 128 on a 72-CPU part), so sharing and instances stay 0 (unknown) until a topology fills them.
  */
 #include "cpu.h"
-#include "cpulist.h"
-#include "sysfs.h"
+#include "cpu_raw.h"
 
-#include <dirent.h>
-#include <libcpuid.h>
-#include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#define SYS_CPU "/sys/devices/system/cpu"
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	size_t v = strtoull(s, &end, 10);
-
-	switch (*end) {
-	case 'K': return v << 10;
-	case 'M': return v << 20;
-	case 'G': return v << 30;
-	default: return v;
-	}
-}
+/* Leaf 4 / 0x8000001D cache type field (EAX[4:0]). */
+static const char *const leaf_type[] = { NULL, "Data", "Instruction", "Unified" };
 
 static int type_rank(const char *type)
 {
@@ -44,124 +27,63 @@ static int cache_cmp(const void *a, const void *b)
 	return type_rank(x->type) - type_rank(y->type);
 }
 
-static struct cpu_cache *cache_slot(struct cpu_info *info, unsigned level, const char *type)
+static void add_cache(struct cpu_info *info, unsigned level, const char *type, size_t bytes)
 {
-	for (size_t i = 0; i < info->ncaches; i++)
-		if (info->caches[i].level == level && !strcmp(info->caches[i].type, type))
-			return &info->caches[i];
-	if (info->ncaches == CPU_MAX_CACHES)
-		return NULL;
-	info->caches[info->ncaches].level = level;
-	snprintf(info->caches[info->ncaches].type, sizeof info->caches[0].type, "%s", type);
-	return &info->caches[info->ncaches++];
-}
+	struct cpu_cache *c;
 
-/* One CPU's cache leaves; an instance is counted once, at the lowest CPU that shares it. */
-static void caches_of_cpu(struct cpu_info *info, long cpu)
-{
-	for (unsigned idx = 0;; idx++) {
-		char path[128], level[16], type[16], size[32], shared[4096];
-		struct cpu_cache *c;
-		long first;
-		unsigned nshared;
-
-		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/level", cpu, idx);
-		if (sysfs_line(path, level, sizeof level))
-			return;
-		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/type", cpu, idx);
-		if (sysfs_line(path, type, sizeof type))
-			continue;
-		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/size", cpu, idx);
-		if (sysfs_line(path, size, sizeof size))
-			continue;
-		snprintf(path, sizeof path, SYS_CPU "/cpu%ld/cache/index%u/shared_cpu_list", cpu, idx);
-		if (sysfs_line(path, shared, sizeof shared))
-			snprintf(shared, sizeof shared, "%ld", cpu);
-		c = cache_slot(info, (unsigned)atoi(level), type);
-		if (!c)
-			continue;
-		nshared = cpulist_count(shared, &first);
-		c->size_bytes = parse_size(size);
-		if (nshared > c->shared_cpus)
-			c->shared_cpus = nshared;
-		if (first == cpu || first < 0)
-			c->instances++;
-	}
-}
-
-static int caches_from_sysfs(struct cpu_info *info)
-{
-	char online[4096];
-	struct cpulist it = cpulist_start(online);
-	long lo, hi;
-
-	if (sysfs_line(SYS_CPU "/online", online, sizeof online))
-		return -1;
-	while (cpulist_next(&it, &lo, &hi) == CPULIST_RANGE)
-		for (long cpu = lo; cpu <= hi; cpu++)
-			caches_of_cpu(info, cpu);
-	return info->ncaches ? 0 : -1;
-}
-
-/* Without sysfs only sizes are known; sharing and instance counts stay 0 (unknown). */
-static void caches_from_libcpuid(struct cpu_info *info)
-{
-	struct cpu_raw_data_t raw;
-	struct cpu_id_t id;
-	const struct {
-		unsigned level;
-		const char *type;
-		size_t off;
-	} leaves[] = {
-		{ 1, "Data", offsetof(struct cpu_id_t, l1_data_cache) },
-		{ 1, "Instruction", offsetof(struct cpu_id_t, l1_instruction_cache) },
-		{ 2, "Unified", offsetof(struct cpu_id_t, l2_cache) },
-		{ 3, "Unified", offsetof(struct cpu_id_t, l3_cache) },
-	};
-
-	if (!cpuid_present() || cpuid_get_raw_data(&raw) || cpu_identify(&raw, &id))
+	if (info->ncaches == CPU_MAX_CACHES || !bytes)
 		return;
-	for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++) {
-		int32_t kib = *(const int32_t *)((const char *)&id + leaves[i].off);
-		struct cpu_cache *c;
-
-		if (kib <= 0)
-			continue;
-		c = cache_slot(info, leaves[i].level, leaves[i].type);
-		if (c)
-			c->size_bytes = (size_t)kib << 10;
-	}
+	c = &info->caches[info->ncaches++];
+	memset(c, 0, sizeof *c);
+	c->level = level;
+	snprintf(c->type, sizeof c->type, "%s", type);
+	c->size_bytes = bytes;
 }
 
-/* SMT width of the first online CPU (cpu0 may be offline; hybrid parts put SMT cores first). */
-static unsigned smt_width(void)
+/* One deterministic-cache leaf; both vendors use the same layout.  false at the end of the list. */
+static bool add_leaf(struct cpu_info *info, const uint32_t r[NUM_REGS])
 {
-	char online[4096], path[96], list[4096];
-	long cpu = -1, first;
-	unsigned n;
+	unsigned type = r[EAX] & 0x1f;
+	size_t ways = (r[EBX] >> 22) + 1, parts = ((r[EBX] >> 12) & 0x3ff) + 1,
+	       line = (r[EBX] & 0xfff) + 1, sets = (size_t)r[ECX] + 1;
 
-	if (!sysfs_line(SYS_CPU "/online", online, sizeof online))
-		cpulist_count(online, &cpu);
-	snprintf(path, sizeof path, SYS_CPU "/cpu%ld/topology/thread_siblings_list",
-		 cpu < 0 ? 0 : cpu);
-	if (sysfs_line(path, list, sizeof list))
-		return 1;
-	n = cpulist_count(list, &first);
-	return n ? n : 1;
+	if (type == 0 || type >= sizeof leaf_type / sizeof leaf_type[0])
+		return false;
+	add_cache(info, (r[EAX] >> 5) & 7, leaf_type[type], ways * parts * line * sets);
+	return true;
 }
 
-void cpu_topology(struct cpu_info *info)
+/* Very old parts without either leaf: libcpuid's sizes, nothing about sharing. */
+static void caches_from_libcpuid(struct cpu_info *info, const struct cpu_raw_data_t *raw)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct cpu_raw_data_t copy = *raw;
+	struct cpu_id_t id;
 
-	info->online_cpus = online > 0 ? (unsigned)online : 1;
-	info->threads_per_core = smt_width();
-	info->numa_nodes = numa_available() >= 0 && numa_num_configured_nodes() > 0
-				   ? (unsigned)numa_num_configured_nodes()
-				   : 1;
+	if (cpu_identify(&copy, &id))
+		return;
+	add_cache(info, 1, "Data", id.l1_data_cache > 0 ? (size_t)id.l1_data_cache << 10 : 0);
+	add_cache(info, 1, "Instruction",
+		  id.l1_instruction_cache > 0 ? (size_t)id.l1_instruction_cache << 10 : 0);
+	add_cache(info, 2, "Unified", id.l2_cache > 0 ? (size_t)id.l2_cache << 10 : 0);
+	add_cache(info, 3, "Unified", id.l3_cache > 0 ? (size_t)id.l3_cache << 10 : 0);
+}
+
+void cpu_caches_from_cpuid(struct cpu_info *info, const struct cpu_raw_data_t *raw)
+{
+	bool amd = !strcmp(info->vendor, "AuthenticAMD") || !strcmp(info->vendor, "HygonGenuine");
+	bool topoext = (cpu_raw_leaf(raw, 0x80000001u).c >> 22) & 1;
+
 	info->ncaches = 0;
-	if (caches_from_sysfs(info))
-		caches_from_libcpuid(info);
+	info->cache_source = "cpuid";
+	if (amd && topoext && cpu_raw_leaf(raw, 0x80000000u).a >= 0x8000001du) {
+		for (size_t i = 0; i < MAX_AMDFN8000001DH_LEVEL && add_leaf(info, raw->amd_fn8000001dh[i]); i++)
+			;
+	} else if (!amd && cpu_raw_leaf(raw, 0).a >= 4) {
+		for (size_t i = 0; i < MAX_INTELFN4_LEVEL && add_leaf(info, raw->intel_fn4[i]); i++)
+			;
+	}
+	if (!info->ncaches)
+		caches_from_libcpuid(info, raw);
 	qsort(info->caches, info->ncaches, sizeof info->caches[0], cache_cmp);
 }
 

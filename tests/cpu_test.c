@@ -1,15 +1,17 @@
 /*
  * cpu_test.c — CPU detection checked against the kernel's view (/proc/cpuinfo) and by construction.
  * Plain C, no ISA flags.  Linux lists avx2/avx512f only when it also saves their state, so its flags
- * must equal our "usable" set; reasons and codenames are checked on synthetic inputs.
+ * must equal our "usable" set; caches must have sharing with or without sysfs (hwloc falls back).
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpu.h"
 #include "cpulist.h"
+#include "machine.h"
 #include "test_util.h"
 
 /* The first "flags" line of /proc/cpuinfo, padded with spaces for whole-word search. */
@@ -67,19 +69,57 @@ static void test_detect(void)
 	cpu_detect(&cpu);
 	sched_getaffinity(0, sizeof after, &after);
 	CHECK(CPU_EQUAL(&before, &after), "cpu_detect changed the thread's affinity");
-	CHECK(cpu.vendor[0] && cpu.family, "no vendor/family");
+	CHECK(cpu.vendor[0] && cpu.family && cpu.cpuid_known, "no vendor/family");
 	CHECK((cpu.isa & ~cpu.isa_cpu) == 0, "usable ISA the CPU does not report");
-	CHECK(cpu.online_cpus >= 1 && cpu.threads_per_core >= 1 && cpu.numa_nodes >= 1, "topology");
-	CHECK(cpu.ncaches > 0 && cpu_cache_bytes(&cpu, 1) > 0, "no L1 data cache found");
-	CHECK(cpu_llc_bytes(&cpu) >= cpu_cache_bytes(&cpu, 1), "LLC smaller than L1");
-	for (size_t i = 1; i < cpu.ncaches; i++)
-		CHECK(cpu.caches[i - 1].level <= cpu.caches[i].level, "caches not sorted by level");
-	for (size_t i = 0; i < cpu.ncaches; i++)
-		CHECK(cpu.caches[i].instances >= 1 && cpu.caches[i].shared_cpus >= 1 &&
-			      cpu.caches[i].instances <= cpu.online_cpus,
-		      "L%u %s: %u instances, %u sharers", cpu.caches[i].level, cpu.caches[i].type,
-		      cpu.caches[i].instances, cpu.caches[i].shared_cpus);
+	CHECK(cpu.online_cpus >= 1, "online CPUs");
+	CHECK(cpu.ncaches > 0 && cpu_cache_bytes(&cpu, 1) > 0, "CPUID: no L1 data cache found");
+	CHECK(cpu_llc_bytes(&cpu) >= cpu_cache_bytes(&cpu, 1), "CPUID: LLC smaller than L1");
+	CHECK(cpu.cache_source && !strcmp(cpu.cache_source, "cpuid"), "CPUID caches not marked cpuid");
 	test_against_linux(&cpu);
+}
+
+/* This machine through hwloc: caches with sharing whether sysfs exports them or not. */
+static void test_machine(void)
+{
+	struct machine m = { 0 };
+	const struct cpu_info *cpu = &m.cpu;
+	char path[96];
+
+	CHECK(machine_load(&m, "cpu_test") == 0 && m.topo, "this machine's topology did not load");
+	if (!m.topo)
+		return;
+	CHECK(!m.topology_file && !m.cpuid_file && !m.topo->source, "this machine counted as replayed");
+	CHECK(cpu->online_cpus >= 1 && cpu->threads_per_core >= 1 && cpu->numa_nodes >= 1 &&
+		      cpu->packages >= 1 && cpu->cores >= 1 && cpu->cores <= cpu->online_cpus,
+	      "topology: %u CPUs, %u per core, %u nodes, %u packages, %u cores", cpu->online_cpus,
+	      cpu->threads_per_core, cpu->numa_nodes, cpu->packages, cpu->cores);
+	CHECK(cpu->ncaches > 0 && cpu_cache_bytes(cpu, 1) > 0, "no L1 data cache found");
+	CHECK(cpu_llc_bytes(cpu) >= cpu_cache_bytes(cpu, 1), "LLC smaller than L1");
+	for (size_t i = 1; i < cpu->ncaches; i++)
+		CHECK(cpu->caches[i - 1].level <= cpu->caches[i].level, "caches not sorted by level");
+	for (size_t i = 0; i < cpu->ncaches; i++)
+		CHECK(cpu->caches[i].instances >= 1 && cpu->caches[i].shared_cpus >= 1 &&
+			      cpu->caches[i].shared_cores >= 1 &&
+			      cpu->caches[i].instances <= cpu->online_cpus,
+		      "L%u %s: %u instances, %u sharers", cpu->caches[i].level, cpu->caches[i].type,
+		      cpu->caches[i].instances, cpu->caches[i].shared_cpus);
+	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/cache/index0", m.topo->pu[0].os);
+	CHECK(!strcmp(cpu->cache_source, access(path, F_OK) ? "cpuid" : "sysfs"),
+	      "cache_source %s, but %s %s", cpu->cache_source, path,
+	      access(path, F_OK) ? "is absent" : "exists");
+	machine_free(&m);
+}
+
+static void test_replay_errors(void)
+{
+	struct cpu_info cpu;
+	char err[256] = "";
+
+	CHECK(cpu_replay(&cpu, "/nonexistent/dump.test", err, sizeof err) == -1 && err[0],
+	      "missing dump accepted");
+	err[0] = '\0';
+	CHECK(cpu_replay(&cpu, "/dev/null", err, sizeof err) == -1 && strstr(err, "not a CPUID dump"),
+	      "empty dump accepted: %s", err);
 }
 
 static void test_reasons(void)
@@ -141,9 +181,18 @@ static void expect_cpulist(const char *list, const char *want, enum cpulist_stat
 	      list, got, st, want, last);
 }
 
+static void expect_format(const unsigned *cpus, size_t n, size_t len, const char *want, bool fits)
+{
+	char buf[64];
+	bool ok = cpulist_format(cpus, n, buf, len);
+
+	CHECK(ok == fits && !strcmp(buf, want), "cpulist_format: '%s' (%d), want '%s' (%d)", buf, ok,
+	      want, fits);
+}
+
 static void test_cpulist(void)
 {
-	long first;
+	static const unsigned cpus[] = { 0, 1, 2, 3, 8, 10, 11, 1024, 1025 };
 
 	expect_cpulist("0-3,8,10-11", "[0-3][8-8][10-11]", CPULIST_END);
 	expect_cpulist("5,", "[5-5]", CPULIST_END);
@@ -153,15 +202,20 @@ static void test_cpulist(void)
 	expect_cpulist("-1", "", CPULIST_BAD_NUMBER);
 	expect_cpulist("2,3-1", "[2-2]", CPULIST_BAD_RANGE);
 	expect_cpulist("4-", "", CPULIST_BAD_RANGE);
-	CHECK(cpulist_count("8-11,0-3", &first) == 8 && first == 0, "cpulist_count '8-11,0-3'");
-	CHECK(cpulist_count("", &first) == 0 && first == -1, "cpulist_count of an empty list");
+	expect_format(cpus, 9, 64, "0-3,8,10-11,1024-1025", true);
+	expect_format(cpus, 0, 64, "", true);
+	expect_format(cpus + 4, 1, 64, "8", true);
+	expect_format(cpus, 9, 10, "", false); /* never a silently shortened list */
 }
 
 int main(void)
 {
 	test_detect();
+	test_machine();
+	test_replay_errors();
 	test_reasons();
 	test_codenames();
 	test_cpulist();
-	return test_result("ok cpu: detection against /proc/cpuinfo, reasons, codenames");
+	return test_result("ok cpu: detection against /proc/cpuinfo, caches with sharing, reasons, "
+			   "codenames, CPU lists");
 }

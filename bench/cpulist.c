@@ -1,10 +1,11 @@
 /*
- * cpulist.c — parser of the Linux CPU-list syntax ("0-3,8,10-11").
+ * cpulist.c — parser and writer of the Linux CPU-list syntax ("0-3,8,10-11").
  * Plain C, no ISA.  strtol's rules for each number; no stride form ("0-7:2/4"), which sysfs
  * never writes and placement does not need.
  */
 #include "cpulist.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 enum cpulist_status cpulist_next(struct cpulist *it, long *lo, long *hi)
@@ -36,17 +37,27 @@ enum cpulist_status cpulist_next(struct cpulist *it, long *lo, long *hi)
 	return CPULIST_RANGE;
 }
 
-unsigned cpulist_count(const char *list, long *first)
+bool cpulist_format(const unsigned *cpus, size_t n, char *buf, size_t len)
 {
-	struct cpulist it = cpulist_start(list);
-	unsigned count = 0;
-	long lo, hi;
+	size_t used = 0;
 
-	*first = -1;
-	while (cpulist_next(&it, &lo, &hi) == CPULIST_RANGE) {
-		if (*first < 0 || lo < *first)
-			*first = lo;
-		count += (unsigned)(hi - lo + 1);
+	if (!len)
+		return false;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		int w;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		w = j == i ? snprintf(buf + used, len - used, "%s%u", used ? "," : "", cpus[i])
+			   : snprintf(buf + used, len - used, "%s%u-%u", used ? "," : "", cpus[i], cpus[j]);
+		if ((size_t)w >= len - used) {
+			buf[0] = '\0';
+			return false;
+		}
+		used += (size_t)w;
+		i = j + 1;
 	}
-	return count;
+	return true;
 }

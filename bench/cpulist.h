@@ -1,12 +1,13 @@
 /*
- * cpulist.h — the Linux CPU-list syntax ("0-3,8,10-11") of sysfs and of `--placement cpus:`.
- * Plain C, no ISA.  One parser for CPU detection (kernels/) and placement (bench/), so a list
- * sysfs writes and a list a user types are read by the same rules.
+ * cpulist.h — the Linux CPU-list syntax ("0-3,8,10-11") of `--placement cpus:` and of info.
+ * Plain C, no ISA.  The parser keeps the order a user wrote (thread i runs on the i-th CPU);
+ * the writer prints CPU sets the way sysfs, taskset and hwloc do.
  */
 #ifndef STOREBENCH_CPULIST_H
 #define STOREBENCH_CPULIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum cpulist_status {
 	CPULIST_RANGE = 1,	/* *lo..*hi is the next range */
@@ -29,11 +30,13 @@ static inline struct cpulist cpulist_start(const char *list)
 /*
  * The next range of the list, in the order written.  Errors are reported only after every
  * range before them, so a caller checking each CPU meets problems in the order a reader would.
- * sysfs readers stop at anything but CPULIST_RANGE (a trailing newline ends the list).
  */
 enum cpulist_status cpulist_next(struct cpulist *it, long *lo, long *hi);
 
-/* How many CPUs a well-formed sysfs list names; *first gets the lowest (-1 when none). */
-unsigned cpulist_count(const char *list, long *first);
+/*
+ * cpus[0..n) (ascending) as "0-3,8,10-11" into buf; "" when n is 0.  false when buf is too
+ * short (buf then holds nothing, never a silently shortened list).
+ */
+bool cpulist_format(const unsigned *cpus, size_t n, char *buf, size_t len);
 
 #endif

@@ -1,0 +1,182 @@
+/*
+ * machine.c — this machine or a replayed one: CPU from CPUID (live or a dump), topology from hwloc.
+ * Plain C, no ISA.  The topology's caches replace CPUID's (they know the real sharing); CPUID's
+ * stay only when no topology is given (a dump alone), so every cache fact names its source.
+ */
+#include "machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const replay_opts[] = { "--topology", "--cpuid" };
+
+int machine_option(const char *cmd, int argc, char **argv, int *i, struct machine *m)
+{
+	for (size_t k = 0; k < sizeof replay_opts / sizeof replay_opts[0]; k++) {
+		size_t n = strlen(replay_opts[k]);
+		const char *val;
+
+		if (strncmp(argv[*i], replay_opts[k], n) || (argv[*i][n] && argv[*i][n] != '='))
+			continue;
+		val = argv[*i][n] ? argv[*i] + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+		if (!val || !*val) {
+			fprintf(stderr, "%s: %s needs a file (%s)\n", cmd, replay_opts[k],
+				k ? "a raw CPUID dump, libcpuid's format" : "an hwloc XML topology");
+			return -1;
+		}
+		*(k ? &m->cpuid_file : &m->topology_file) = val;
+		return 1;
+	}
+	return 0;
+}
+
+bool machine_refuse_replay(const char *cmd, int argc, char **argv)
+{
+	const char *env = getenv("HWLOC_XMLFILE");
+
+	for (int i = 1; i < argc; i++)
+		for (size_t k = 0; k < sizeof replay_opts / sizeof replay_opts[0]; k++) {
+			size_t n = strlen(replay_opts[k]);
+
+			if (!strncmp(argv[i], replay_opts[k], n) && (!argv[i][n] || argv[i][n] == '=')) {
+				fprintf(stderr, "%s: %s: a replayed machine is never measured (info and "
+						"list take --topology/--cpuid; run measures this machine)\n",
+					cmd, replay_opts[k]);
+				return true;
+			}
+		}
+	if (env && *env) {
+		fprintf(stderr, "%s: HWLOC_XMLFILE '%s' replaces this machine's topology, and a "
+				"replayed machine is never measured: unset it to run\n", cmd, env);
+		return true;
+	}
+	return false;
+}
+
+/* Identity as far as a topology states it (hwloc's Package infos); no CPUID, so no ISA. */
+static void cpu_from_topology(struct cpu_info *cpu, const struct topology *t)
+{
+	memset(cpu, 0, sizeof *cpu);
+	snprintf(cpu->vendor, sizeof cpu->vendor, "%s", t->id.vendor);
+	snprintf(cpu->brand, sizeof cpu->brand, "%s", t->id.model_name);
+	cpu->family = t->id.family > 0 ? (unsigned)t->id.family : 0;
+	cpu->model = t->id.model > 0 ? (unsigned)t->id.model : 0;
+	cpu->stepping = t->id.stepping > 0 ? (unsigned)t->id.stepping : 0;
+	cpu->codename = cpu_codename(cpu->vendor, cpu->family, cpu->model, cpu->stepping);
+}
+
+/* The instance that serves the first allowed PU describes its level (hybrid parts: a P-core). */
+static void caches_from_topology(struct cpu_info *cpu, const struct topology *t)
+{
+	static const int order[] = { TOPO_L1D, TOPO_L1I, TOPO_L2, TOPO_L3 };
+	const struct topo_pu *first = t->pu;
+
+	for (size_t i = 0; i < t->npus; i++)
+		if (t->pu[i].allowed) {
+			first = &t->pu[i];
+			break;
+		}
+	cpu->ncaches = 0;
+	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+		const struct topo_level *lv = &t->cache[order[k]];
+		const struct topo_cache *c;
+		struct cpu_cache *out;
+
+		if (!lv->count || first->cache[order[k]] < 0)
+			continue;
+		c = &lv->inst[first->cache[order[k]]];
+		out = &cpu->caches[cpu->ncaches++];
+		memset(out, 0, sizeof *out);
+		out->level = lv->level;
+		snprintf(out->type, sizeof out->type, "%s", lv->type);
+		out->size_bytes = c->size_bytes;
+		out->shared_cpus = c->pus;
+		out->shared_cores = c->cores;
+		out->instances = (unsigned)lv->count;
+	}
+	cpu->cache_source = t->cache_source;
+}
+
+static void fill_from_topology(struct cpu_info *cpu, const struct topology *t)
+{
+	cpu->online_cpus = (unsigned)t->npus;
+	cpu->threads_per_core = t->smt_width;
+	cpu->numa_nodes = t->nnodes ? (unsigned)t->nnodes : 1;
+	cpu->packages = t->packages;
+	cpu->cores = t->cores;
+	if (t->cache[TOPO_L1D].count || t->cache[TOPO_L2].count || t->cache[TOPO_L3].count)
+		caches_from_topology(cpu, t);
+	else if (t->source) /* a replayed topology without caches: none of this CPU's either */
+		cpu->ncaches = 0;
+}
+
+/* A dump and a topology of different CPUs are shown as given, with one note. */
+static void note_mismatch(const char *cmd, const struct machine *m)
+{
+	const struct topo_identity *id = &m->topo->id;
+
+	if (!id->vendor[0] || id->family < 0 || id->model < 0)
+		return;
+	if (!strcmp(id->vendor, m->cpu.vendor) && (unsigned)id->family == m->cpu.family &&
+	    (unsigned)id->model == m->cpu.model)
+		return;
+	fprintf(stderr, "%s: note: --cpuid is %s family 0x%x model 0x%x, the topology says %s family "
+			"0x%x model 0x%x; shown as given\n", cmd, m->cpu.vendor, m->cpu.family,
+		m->cpu.model, id->vendor, (unsigned)id->family, (unsigned)id->model);
+}
+
+int machine_load(struct machine *m, const char *cmd)
+{
+	const char *env = getenv("HWLOC_XMLFILE");
+	char err[256];
+
+	if (!m->topology_file && env && *env)
+		m->topology_file = env;
+	if (m->cpuid_file) {
+		if (cpu_replay(&m->cpu, m->cpuid_file, err, sizeof err)) {
+			fprintf(stderr, "%s: --cpuid '%s': %s\n", cmd, m->cpuid_file, err);
+			return 2;
+		}
+	} else if (!m->topology_file) {
+		cpu_detect(&m->cpu);
+	}
+	if (m->topology_file || !m->cpuid_file) {
+		m->topo = topology_load(m->topology_file, err, sizeof err);
+		if (!m->topo && m->topology_file) {
+			fprintf(stderr, "%s: %s '%s': %s\n", cmd,
+				m->topology_file == env ? "HWLOC_XMLFILE" : "--topology", m->topology_file,
+				err);
+			return 2;
+		}
+		if (!m->topo) {
+			fprintf(stderr, "%s: cannot read this machine's topology: %s\n", cmd, err);
+			return 1;
+		}
+		if (!m->topology_file && m->topo->source) /* another hwloc variable swapped it */
+			m->topology_file = m->topo->source;
+		if (!m->cpuid_file && m->topology_file)
+			cpu_from_topology(&m->cpu, m->topo);
+		else if (m->cpuid_file)
+			note_mismatch(cmd, m);
+		fill_from_topology(&m->cpu, m->topo);
+	}
+	return 0;
+}
+
+void machine_free(struct machine *m)
+{
+	topology_free(m->topo);
+	m->topo = NULL;
+}
+
+void machine_replayed(const struct machine *m, char *buf, size_t len)
+{
+	if (!m->topology_file && !m->cpuid_file) {
+		snprintf(buf, len, "no");
+		return;
+	}
+	snprintf(buf, len, "%s%s%s%s%s", m->topology_file ? "topology:" : "",
+		 m->topology_file ? m->topology_file : "", m->topology_file && m->cpuid_file ? " " : "",
+		 m->cpuid_file ? "cpuid:" : "", m->cpuid_file ? m->cpuid_file : "");
+}

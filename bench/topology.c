@@ -1,0 +1,329 @@
+/*
+ * topology.c — hwloc's tree read once into the flat tables of topology.h, with both placement orders.
+ * Plain C, hwloc 2.x.  hwloc reads sysfs on Linux and falls back to CPUID where sysfs lacks caches
+ * (this VM), and reads any machine's XML the same way: one loader for real and replayed machines.
+ */
+#include "topology.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct {
+	hwloc_obj_type_t type;
+	unsigned level;
+} kind_type[TOPO_KINDS] = {
+	[TOPO_L1D] = { HWLOC_OBJ_L1CACHE, 1 },
+	[TOPO_L2] = { HWLOC_OBJ_L2CACHE, 2 },
+	[TOPO_L3] = { HWLOC_OBJ_L3CACHE, 3 },
+	[TOPO_L1I] = { HWLOC_OBJ_L1ICACHE, 1 },
+};
+
+/* A placement key: ranks from the PU up to the root, compared from the PU end. */
+struct order_key {
+	size_t pu;
+	unsigned len;
+	const unsigned *rank;
+	unsigned logical; /* the PU's place in the tree, left to right */
+};
+
+static const char *cache_type_name(hwloc_obj_cache_type_t t)
+{
+	return t == HWLOC_OBJ_CACHE_DATA ? "Data" : t == HWLOC_OBJ_CACHE_INSTRUCTION ? "Instruction"
+										   : "Unified";
+}
+
+static int by_os(const void *a, const void *b)
+{
+	const struct topo_pu *x = a, *y = b;
+
+	return x->os < y->os ? -1 : x->os > y->os;
+}
+
+static int node_by_os(const void *a, const void *b)
+{
+	const struct topo_node *x = a, *y = b;
+
+	return x->os < y->os ? -1 : x->os > y->os;
+}
+
+/*
+ * Spread: the PU's rank in its core first, then its core's rank in the parent, and so on up: every
+ * domain at every level gets its k-th PU before any gets its (k+1)-th, so all L3 domains and NUMA
+ * nodes (nodes are tree levels: Groups, L3s or Packages) are used before one is used twice.
+ */
+static int by_spread(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+
+	for (unsigned i = 0; i < x->len && i < y->len; i++)
+		if (x->rank[i] != y->rank[i])
+			return x->rank[i] < y->rank[i] ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->logical < y->logical ? -1 : x->logical > y->logical;
+}
+
+/* Compact: tree order (one L3 domain and node after the other), first PUs of cores before siblings. */
+static int by_compact(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+
+	if (x->rank[0] != y->rank[0])
+		return x->rank[0] < y->rank[0] ? -1 : 1;
+	return x->logical < y->logical ? -1 : x->logical > y->logical;
+}
+
+/* obj->userdata = 1 + its rank among the siblings that hold an allowed PU (0: holds none). */
+static void rank_children(hwloc_obj_t obj, hwloc_const_cpuset_t allowed)
+{
+	uintptr_t r = 0;
+
+	for (hwloc_obj_t c = obj->first_child; c; c = c->next_sibling) {
+		c->userdata = (void *)(hwloc_bitmap_intersects(c->cpuset, allowed) ? ++r : 0);
+		rank_children(c, allowed);
+	}
+}
+
+static bool orders(hwloc_topology_t h, struct topology *t, hwloc_const_cpuset_t allowed)
+{
+	unsigned depth = (unsigned)hwloc_topology_get_depth(h);
+	struct order_key *keys = calloc(t->npus, sizeof *keys);
+	unsigned *ranks = calloc(t->npus * depth, sizeof *ranks);
+	size_t n = 0;
+
+	if (!keys || !ranks) {
+		free(keys);
+		free(ranks);
+		return false;
+	}
+	rank_children(hwloc_get_root_obj(h), allowed);
+	for (size_t i = 0; i < t->npus; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(h, HWLOC_OBJ_PU, (unsigned)i);
+		unsigned len = 0;
+
+		if (!t->pu[i].allowed)
+			continue;
+		keys[n] = (struct order_key){ .pu = i, .rank = ranks + n * depth,
+					      .logical = pu->logical_index };
+		for (hwloc_obj_t o = pu; o->parent && len < depth; o = o->parent)
+			ranks[n * depth + len++] = (unsigned)(uintptr_t)o->userdata - 1;
+		keys[n++].len = len;
+	}
+	qsort(keys, n, sizeof *keys, by_spread);
+	for (size_t i = 0; i < n; i++)
+		t->pu[keys[i].pu].spread = (unsigned)i;
+	qsort(keys, n, sizeof *keys, by_compact);
+	for (size_t i = 0; i < n; i++)
+		t->pu[keys[i].pu].compact = (unsigned)i;
+	free(keys);
+	free(ranks);
+	return true;
+}
+
+static unsigned cores_in(hwloc_topology_t h, hwloc_obj_t obj)
+{
+	int n = hwloc_get_nbobjs_inside_cpuset_by_type(h, obj->cpuset, HWLOC_OBJ_CORE);
+
+	return n > 0 ? (unsigned)n : (unsigned)hwloc_bitmap_weight(obj->cpuset);
+}
+
+/* Tables are filled while t->pu is in hwloc's logical PU order; flatten() sorts by OS number last. */
+static bool caches(hwloc_topology_t h, struct topology *t)
+{
+	for (int k = 0; k < TOPO_KINDS; k++) {
+		struct topo_level *lv = &t->cache[k];
+		int n = hwloc_get_nbobjs_by_type(h, kind_type[k].type);
+
+		lv->level = kind_type[k].level;
+		lv->type = k == TOPO_L1I ? "Instruction" : k == TOPO_L1D ? "Data" : "Unified";
+		if (n <= 0)
+			continue;
+		lv->inst = calloc((size_t)n, sizeof *lv->inst);
+		if (!lv->inst)
+			return false;
+		lv->count = (size_t)n;
+		for (int i = 0; i < n; i++) {
+			hwloc_obj_t c = hwloc_get_obj_by_type(h, kind_type[k].type, (unsigned)i);
+			hwloc_obj_t pu = NULL;
+
+			lv->type = cache_type_name(c->attr->cache.type);
+			lv->inst[i] = (struct topo_cache){ .size_bytes = c->attr->cache.size,
+							   .pus = (unsigned)hwloc_bitmap_weight(c->cpuset),
+							   .cores = cores_in(h, c) };
+			while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(h, c->cpuset, HWLOC_OBJ_PU, pu)))
+				t->pu[pu->logical_index].cache[k] = i;
+		}
+	}
+	return true;
+}
+
+static bool nodes(hwloc_topology_t h, struct topology *t)
+{
+	int n = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_NUMANODE);
+
+	t->node = calloc(n > 0 ? (size_t)n : 1, sizeof *t->node);
+	if (!t->node)
+		return false;
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t node = hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, (unsigned)i), pu = NULL;
+
+		t->node[i] = (struct topo_node){ .os = node->os_index,
+						 .memory_bytes = node->attr->numanode.local_memory };
+		/* a PU local to several nodes (DDR plus HBM or CXL) belongs to the first, the DDR one */
+		while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(h, node->cpuset, HWLOC_OBJ_PU, pu))) {
+			t->node[i].pus++;
+			if (t->pu[pu->logical_index].node < 0)
+				t->pu[pu->logical_index].node = (int)node->os_index;
+		}
+	}
+	t->nnodes = n > 0 ? (size_t)n : 0;
+	qsort(t->node, t->nnodes, sizeof *t->node, node_by_os);
+	return true;
+}
+
+static void identity(hwloc_topology_t h, struct topology *t)
+{
+	hwloc_obj_t pkg = hwloc_get_obj_by_type(h, HWLOC_OBJ_PACKAGE, 0);
+	const char *v;
+
+	t->id.family = t->id.model = t->id.stepping = -1;
+	if (!pkg)
+		return;
+	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUVendor")))
+		snprintf(t->id.vendor, sizeof t->id.vendor, "%s", v);
+	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUModel")))
+		snprintf(t->id.model_name, sizeof t->id.model_name, "%s", v);
+	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUFamilyNumber")))
+		t->id.family = atoi(v);
+	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUModelNumber")))
+		t->id.model = atoi(v);
+	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUStepping")))
+		t->id.stepping = atoi(v);
+}
+
+/* This machine's caches come from sysfs when the kernel exports them, else hwloc read CPUID. */
+static const char *live_cache_source(const struct topology *t)
+{
+	char path[96];
+
+	if (!t->npus)
+		return "cpuid";
+	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/cache/index0", t->pu[0].os);
+	return access(path, F_OK) == 0 ? "sysfs" : "cpuid";
+}
+
+/* The PUs this process may use: hwloc's allowed set, and on this machine the thread's binding. */
+static hwloc_bitmap_t allowed_set(hwloc_topology_t h, bool live)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(h));
+	hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+
+	if (set && bound && live && !hwloc_get_cpubind(h, bound, HWLOC_CPUBIND_THREAD))
+		hwloc_bitmap_and(set, set, bound);
+	hwloc_bitmap_free(bound);
+	return set;
+}
+
+static bool flatten(hwloc_topology_t h, struct topology *t, bool live)
+{
+	int npu = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PU);
+	hwloc_bitmap_t allowed = allowed_set(h, live);
+	unsigned cores = (unsigned)hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_CORE);
+	bool ok = allowed && npu > 0 && (t->pu = calloc((size_t)npu, sizeof *t->pu));
+
+	for (int i = 0; ok && i < npu; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(h, HWLOC_OBJ_PU, (unsigned)i);
+		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_CORE, pu);
+		hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_PACKAGE, pu);
+
+		/* a PU without a Core object (some XML) counts as a core of its own */
+		t->pu[i] = (struct topo_pu){ .os = pu->os_index, .package = pkg ? pkg->logical_index : 0,
+					     .core = core ? core->logical_index : cores++, .node = -1,
+					     .smt = core && pu->parent == core ? pu->sibling_rank : 0,
+					     .allowed = hwloc_bitmap_isset(allowed, pu->os_index) };
+		for (int k = 0; k < TOPO_KINDS; k++)
+			t->pu[i].cache[k] = -1;
+		if (core && (unsigned)core->arity > t->smt_width)
+			t->smt_width = core->arity;
+		t->allowed_pus += t->pu[i].allowed;
+	}
+	t->npus = ok ? (size_t)npu : 0;
+	t->cores = cores;
+	t->packages = (unsigned)hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PACKAGE);
+	t->packages = t->packages ? t->packages : 1;
+	t->smt_width = t->smt_width ? t->smt_width : 1;
+	ok = ok && caches(h, t) && nodes(h, t) && orders(h, t, allowed);
+	if (ok)
+		qsort(t->pu, t->npus, sizeof *t->pu, by_os);
+	hwloc_bitmap_free(allowed);
+	return ok;
+}
+
+struct topology *topology_load(const char *xml, char *err, size_t errlen)
+{
+	struct topology *t = calloc(1, sizeof *t);
+	hwloc_topology_t h;
+	const char *backend, *env = getenv("HWLOC_XMLFILE");
+	bool live;
+
+	if (!t || hwloc_topology_init(&h)) {
+		free(t);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_ALL);
+	if ((xml && hwloc_topology_set_xml(h, xml)) || hwloc_topology_load(h)) {
+		snprintf(err, errlen, "hwloc cannot load it: %s",
+			 errno == EINVAL ? "not an hwloc XML topology" : strerror(errno));
+		hwloc_topology_destroy(h);
+		free(t);
+		return NULL;
+	}
+	live = hwloc_topology_is_thissystem(h) && !xml;
+	if (!live)
+		t->source = strdup(xml ? xml : env && *env ? env : "hwloc environment");
+	backend = hwloc_obj_get_info_by_name(hwloc_get_root_obj(h), "Backend");
+	snprintf(t->backend, sizeof t->backend, "%s", backend ? backend : "");
+	identity(h, t);
+	if ((!live && !t->source) || !flatten(h, t, live)) {
+		snprintf(err, errlen, "out of memory");
+		hwloc_topology_destroy(h);
+		topology_free(t);
+		return NULL;
+	}
+	t->cache_source = live ? live_cache_source(t) : "xml";
+	hwloc_topology_destroy(h);
+	return t;
+}
+
+void topology_free(struct topology *t)
+{
+	if (!t)
+		return;
+	for (int k = 0; k < TOPO_KINDS; k++)
+		free(t->cache[k].inst);
+	free(t->pu);
+	free(t->node);
+	free(t->source);
+	free(t);
+}
+
+const struct topo_pu *topology_pu(const struct topology *t, unsigned os)
+{
+	struct topo_pu key = { .os = os };
+
+	return bsearch(&key, t->pu, t->npus, sizeof key, by_os);
+}
+
+const struct topo_node *topology_node(const struct topology *t, unsigned os)
+{
+	struct topo_node key = { .os = os };
+
+	return bsearch(&key, t->node, t->nnodes, sizeof key, node_by_os);
+}
