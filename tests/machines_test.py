@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+# machines_test.py — replayed machines through the storebench CLI: every CPUID dump of
+# tests/fixtures/machines decodes to the README's part and the dump's expected block; every hwloc
+# topology replays in `info --json`; a replayed machine is never measured.  Python 3 stdlib.
+# Usage: machines_test.py <storebench> <fixtures/machines dir> cpuid|topology|replay
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SB, DIR, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+failures = []
+
+# Names the README's notes and decode line use, as storebench spells the ISA bit (isa_usable/flags).
+README_BITS = {"AVX-512": "avx512f", "ERMS": "erms", "FSRM": "fsrm", "CLWB": "clwb",
+               "CLZERO": "clzero", "MOVDIR64B": "movdir64b"}
+# libcpuid's expected block, after the line of 80 dashes (README: fields_x86 of run_tests.py).
+FIELDS = ["architecture", "feature_level", "purpose", "family", "model", "stepping", "extfamily",
+          "extmodel", "cores", "logical", "l1d_kb", "l1i_kb", "l2_kb", "l3_kb", "l4_kb"]
+FLAGS_FIELD = 33
+# The README's decode line abbreviates two part names.
+DECODE_ALIASES = {"SPR": "Sapphire Rapids", "EMR": "Emerald Rapids"}
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def sb(*args, env=None, cwd=None):
+    return subprocess.run([SB, *args], capture_output=True, text=True, timeout=60, env=env, cwd=cwd)
+
+
+def info(*args):
+    r = sb("info", *args)
+    check(r.returncode == 0, f"info {args}: exit {r.returncode}: {r.stderr.strip()}")
+    return dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
+
+
+def readme_rows(section):
+    """The rows of the README table that follows the heading `section`, as lists of cells."""
+    text = open(os.path.join(DIR, "README.md")).read()
+    text = text[text.index(section):]
+    end = text.find("\n## ")
+    text = text if end < 0 else text[:end]
+    return [[c.strip() for c in line.strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("| ") and not line.startswith("| file")]
+
+
+def bit_name(word):
+    word = word.strip()
+    for name, bit in README_BITS.items():
+        if word.startswith(name):
+            return bit
+    return None
+
+
+def expected_bits(part, notes, decode_line):
+    """bit -> True/False as the README states them for this part (notes column, decode line)."""
+    want = {}
+    for token in re.split(r"[,;]", notes):
+        token = token.strip()
+        absent = token.startswith("no ")
+        bit = bit_name(token[3:] if absent else token)
+        if bit:
+            want[bit] = not absent
+    name = part.split(" (")[0]
+    for group in decode_line.split(";"):
+        who, _, bits = group.partition(":")
+        if name not in [DECODE_ALIASES.get(w.strip(), w.strip()) for w in who.split("/")]:
+            continue
+        listed, _, absent = bits.partition(", no ")
+        for word in listed.split():
+            want[bit_name(word)] = True
+        for word in absent.replace(".", "").split():
+            want[bit_name(word)] = False
+    return want
+
+
+def test_cpuid():
+    text = open(os.path.join(DIR, "README.md")).read()
+    decode = re.search(r"Expected decodes of these dumps, CPU #0: (.*?)\n\n", text, re.S).group(1)
+    decode = " ".join(decode.split())
+    rows = readme_rows("## cpuid/")
+    check(len(rows) == 10, f"README cpuid table has {len(rows)} rows")
+    for file, part, fam_model, notes in rows:
+        path = os.path.join(DIR, "cpuid", file)
+        dump = open(path).read()
+        block = dump.split("-" * 80 + "\n", 1)[1].splitlines()
+        expect = dict(zip(FIELDS, block))
+        flags = block[FLAGS_FIELD].split()
+        family, model = (int(x, 16) if x.startswith("0x") else int(x) for x in fam_model.split("/"))
+        vendor = re.search(r"CPUID 00000000: \S+ \[(\w+)\]", dump).group(1)
+        got = json.loads(sb("info", "--json", "--cpuid", path).stdout)
+        where = f"{file}:"
+        check(got["cpu_vendor"] == vendor, f"{where} vendor {got['cpu_vendor']}, dump says {vendor}")
+        check(int(got["cpu_family"], 16) == family == int(expect["extfamily"]),
+              f"{where} family {got['cpu_family']}, README {family:#x}, block {expect['extfamily']}")
+        check(int(got["cpu_model"], 16) == model == int(expect["extmodel"]),
+              f"{where} model {got['cpu_model']}, README {model:#x}, block {expect['extmodel']}")
+        check(int(got["cpu_stepping"]) == int(expect["stepping"]), f"{where} stepping")
+        check(got["cpu_codename"].split(" (")[0] == part.split(" (")[0],
+              f"{where} codename {got['cpu_codename']!r}, README part {part!r}")
+        for key, field in (("cache_l1d_bytes", "l1d_kb"), ("cache_l1i_bytes", "l1i_kb"),
+                           ("cache_l2_bytes", "l2_kb"), ("cache_l3_bytes", "l3_kb")):
+            kb = int(expect[field])
+            check(int(got.get(key, "0")) == max(kb, 0) * 1024,
+                  f"{where} {key}={got.get(key)}, expected block {kb} KB")
+        check(got["cache_source"] == "cpuid" and got["topology"] is None,
+              f"{where} CPUID alone must say cache_source=cpuid and have no topology")
+        isa = set(got["isa_usable"].split())
+        have = {bit: bit in isa for bit in ("avx512f", "clwb", "clzero", "movdir64b")}
+        have.update(erms=got["erms"] == "yes", fsrm=got["fsrm"] == "yes")
+        for bit in ("sse2", "avx2", "avx512f"):
+            check((bit in isa) == (bit in flags), f"{where} {bit}: ours {bit in isa}, libcpuid's "
+                  f"expected flags {bit in flags}")
+        for bit, want in expected_bits(part, notes, decode).items():
+            check(have[bit] == want, f"{where} {bit}: ours {have[bit]}, README {want}")
+        tsv = sb("list", "--tsv", "--cpuid", path).stdout.splitlines()
+        rows_l = [dict(zip(tsv[0].split("\t"), line.split("\t"))) for line in tsv[1:]]
+        for row in rows_l:
+            need = set(row["isa"].split())
+            check((row["available"] == "yes") == need.issubset(isa),
+                  f"{where} list: {row['name']} available={row['available']} with isa {sorted(isa)}")
+
+
+def test_topology():
+    for file in sorted(os.listdir(os.path.join(DIR, "topology"))):
+        path = os.path.join(DIR, "topology", file)
+        r = sb("info", "--json", "--topology", path)
+        check(r.returncode == 0, f"{file}: info --json exit {r.returncode}: {r.stderr.strip()}")
+        got = json.loads(r.stdout)
+        kv = info("--topology", path)
+        check(set(kv) == set(got) - {"topology"}, f"{file}: --json keys differ from key=value keys")
+        check(all(got[k] == v for k, v in kv.items()), f"{file}: --json values differ")
+        topo = got["topology"]
+        backend = re.search(r'<info name="Backend" value="(\w+)"', open(path).read()).group(1)
+        check(kv["replayed"] == f"topology:{path}" and kv["cache_source"] == "xml" and
+              kv["xml_backend"] == backend and topo["source"] == path,
+              f"{file}: replayed={kv['replayed']} cache_source={kv['cache_source']}")
+        check(kv["isa_usable"] == "unknown", f"{file}: a topology alone claims an ISA")
+
+        def cpus(s):
+            out = set()
+            for part in filter(None, s.split(",")):
+                lo, _, hi = part.partition("-")
+                out.update(range(int(lo), int(hi or lo) + 1))
+            return out
+
+        every = cpus(topo["allowed_cpus"])
+        check(len(every) == topo["pus"] == int(kv["online_cpus"]), f"{file}: PU counts disagree")
+        for what, groups in (("packages", [p["cpus"] for p in topo["packages"]]),
+                             ("cores", topo["cores"]),
+                             ("L3 instances", [i["cpus"] for c in topo["caches"] if c["level"] == 3
+                                               for i in c["instances"]])):
+            sets = [cpus(g) for g in groups]
+            check(sum(map(len, sets)) == len(every) and set().union(*sets) == every,
+                  f"{file}: {what} do not partition the PUs")
+        check(len(topo["packages"]) == int(kv["packages"]) and
+              len(topo["numa_nodes"]) == int(kv["numa_nodes"]) and
+              len(topo["cores"]) == int(kv["cores"]), f"{file}: counts differ between forms")
+        mem = " ".join(f"{n['os_index']}:{n['memory_bytes'] or 'unknown'}" for n in topo["numa_nodes"])
+        check(mem == kv["numa_node_memory_bytes"], f"{file}: node memory {mem} vs "
+              f"{kv['numa_node_memory_bytes']}")
+        check(kv["l3_domain_cpus"].split() == [i["cpus"] for c in topo["caches"] if c["level"] == 3
+                                               for i in c["instances"]],
+              f"{file}: l3_domain_cpus differs from the JSON")
+        check(kv["cache_l3_check"] == "ok", f"{file}: cache_l3_check={kv['cache_l3_check']}")
+
+
+def one_line_exit2(r, what, must):
+    check(r.returncode == 2, f"{what}: exit {r.returncode}, want 2")
+    check(len(r.stderr.splitlines()) == 1 and must in r.stderr, f"{what}: stderr {r.stderr!r}")
+    check(r.stdout == "", f"{what}: wrote stdout")
+
+
+def test_replay():
+    xml = os.path.join(DIR, "topology", "genoa-2s-epyc-9654.xml")
+    dump = os.path.join(DIR, "cpuid", "amd-epyc-9654-96-core-processor-dual.test")
+    here = info()
+    check(here["replayed"] == "no" and here["machine_id"] and here["cache_source"] in ("sysfs", "cpuid"),
+          f"this machine: replayed={here.get('replayed')} machine_id={here.get('machine_id')}")
+    got = json.loads(sb("info", "--json").stdout)
+    check(set(got) - {"topology"} == set(here) and got["topology"] is not None,
+          "this machine: --json keys differ from key=value")
+    both = info("--topology", xml, "--cpuid", dump)
+    check(both["replayed"] == f"topology:{xml} cpuid:{dump}" and both["cpu_codename"].startswith("Genoa")
+          and both["l3_domain_cpus"].count(" ") == 23 and both["isa_usable"].split()[-1] == "clzero",
+          f"genoa replay: {both.get('replayed')} {both.get('cpu_codename')}")
+    env = dict(os.environ, HWLOC_XMLFILE=xml)
+    r = sb("info", env=env)
+    check(r.returncode == 0 and f"replayed=topology:{xml}\n" in r.stdout, "HWLOC_XMLFILE not replayed")
+    with tempfile.TemporaryDirectory() as tmp:
+        for args, must in ((["run", "--topology", xml], "never measured"),
+                           (["run", f"--cpuid={dump}", "--preset", "quick"], "never measured"),
+                           (["--topology", xml], "never measured")):
+            one_line_exit2(sb(*args, cwd=tmp), " ".join(args), must)
+        one_line_exit2(sb("run", "--kernels", "memset", env=env, cwd=tmp), "HWLOC_XMLFILE run",
+                       "HWLOC_XMLFILE")
+        check(os.listdir(tmp) == [], f"a refused run wrote {os.listdir(tmp)}")
+    for args, must in ((["info", "--topology", "/nonexistent.xml"], "--topology '/nonexistent.xml'"),
+                       (["info", "--topology", dump], "not an hwloc XML"),
+                       (["info", "--cpuid", "/nonexistent.test"], "--cpuid '/nonexistent.test'"),
+                       (["info", "--cpuid", "/dev/null"], "not a CPUID dump"),
+                       (["info", "--cpuid"], "--cpuid needs a file"),
+                       (["list", "--topology", xml], "--cpuid FILE"),
+                       (["info", "--topology="], "--topology needs a file")):
+        one_line_exit2(sb(*args), " ".join(args), must)
+
+
+{"cpuid": test_cpuid, "topology": test_topology, "replay": test_replay}[PART]()
+sys.exit(1 if failures else 0)
