@@ -205,12 +205,25 @@ static void os_keys(FILE *out, const char *prefix, const struct machine *m)
 	metadata_kv(out, prefix, "thp_defrag", "%s", thp);
 }
 
+void metadata_build_id(FILE *out, const char *prefix)
+{
+	metadata_kv(out, prefix, "storebench_version", "%s", STOREBENCH_VERSION);
+	metadata_kv(out, prefix, "git_sha", "%s", STOREBENCH_GIT_SHA);
+}
+
+void metadata_build_flags(FILE *out, const char *prefix)
+{
+	metadata_kv(out, prefix, "compiler", "%s", SB_C_COMPILER);
+	metadata_kv(out, prefix, "build_type", "%s", SB_BUILD_TYPE);
+	metadata_kv(out, prefix, "cflags", "%s", SB_C_FLAGS);
+	metadata_kv(out, prefix, "benchmark_version", "%s", SB_BENCHMARK_VERSION);
+}
+
 void metadata_machine(FILE *out, const char *prefix, const struct machine *m)
 {
 	char host[256] = "", replayed[2200];
 
-	metadata_kv(out, prefix, "storebench_version", "%s", STOREBENCH_VERSION);
-	metadata_kv(out, prefix, "git_sha", "%s", STOREBENCH_GIT_SHA);
+	metadata_build_id(out, prefix);
 	gethostname(host, sizeof host - 1);
 	metadata_kv(out, prefix, "host", "%s", host);
 	machine_replayed(m, replayed, sizeof replayed);
@@ -218,8 +231,5 @@ void metadata_machine(FILE *out, const char *prefix, const struct machine *m)
 	cpu_keys(out, prefix, &m->cpu);
 	cache_keys(out, prefix, &m->cpu);
 	os_keys(out, prefix, m);
-	metadata_kv(out, prefix, "compiler", "%s", SB_C_COMPILER);
-	metadata_kv(out, prefix, "build_type", "%s", SB_BUILD_TYPE);
-	metadata_kv(out, prefix, "cflags", "%s", SB_C_FLAGS);
-	metadata_kv(out, prefix, "benchmark_version", "%s", SB_BENCHMARK_VERSION);
+	metadata_build_flags(out, prefix);
 }

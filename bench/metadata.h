@@ -15,6 +15,11 @@
  */
 void metadata_machine(FILE *out, const char *prefix, const struct machine *m);
 
+/* The build's own keys, also printed by `storebench --version`: storebench_version (the package
+ * version, bench/version.cmake) and git_sha; then compiler, build_type, cflags, benchmark_version. */
+void metadata_build_id(FILE *out, const char *prefix);
+void metadata_build_flags(FILE *out, const char *prefix);
+
 /* One more line in the same format, for keys only the caller knows (UTC time, command line). */
 void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

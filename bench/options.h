@@ -86,6 +86,13 @@ int options_resolve(const char *const given[OPT_COUNT], const char *value[OPT_CO
 #define HELP_WIDTH 80
 void options_help(FILE *out);
 
+/*
+ * Print text word by word from column col (the cursor is there, after earlier words unless col
+ * is indent), breaking lines before HELP_WIDTH and continuing at column indent; "\n" in text
+ * starts a new paragraph.  Returns the column after the last word.  (`storebench help` too.)
+ */
+size_t help_wrap(FILE *out, const char *text, size_t col, size_t indent);
+
 /* `storebench list --presets [--tsv]`: a header (name, then each preset field named as its
  * option) and one line per preset, tab-separated; or for people, each preset as the options it
  * stands for. */

@@ -10,12 +10,7 @@
 /* Column where option help starts; a longer option label puts its help on the next line. */
 #define HELP_COLUMN 24
 
-/*
- * Print text word by word from column col (the cursor is there, after earlier words unless col
- * is indent), breaking lines before HELP_WIDTH and continuing at column indent; "\n" in text
- * starts a new paragraph.  Returns the column after the last word.
- */
-static size_t wrap(FILE *out, const char *text, size_t col, size_t indent)
+size_t help_wrap(FILE *out, const char *text, size_t col, size_t indent)
 {
 	bool line_start = col == indent;
 
@@ -79,7 +74,7 @@ static void print_presets_brief(FILE *out)
 		const struct preset *p = preset_at(i);
 
 		fprintf(out, "%*s%-*s  ", HELP_COLUMN + 2, "", (int)w, p->name);
-		wrap(out, p->desc, HELP_COLUMN + 4 + w, HELP_COLUMN + 4 + w);
+		help_wrap(out, p->desc, HELP_COLUMN + 4 + w, HELP_COLUMN + 4 + w);
 		fputc('\n', out);
 	}
 }
@@ -93,7 +88,7 @@ static void print_option(FILE *out, const struct run_option *o, enum option_id i
 		fprintf(out, "\n%*s", HELP_COLUMN, "");
 	else
 		fprintf(out, "%*s", HELP_COLUMN - n, "");
-	put_default(out, o, wrap(out, o->help, HELP_COLUMN, HELP_COLUMN));
+	put_default(out, o, help_wrap(out, o->help, HELP_COLUMN, HELP_COLUMN));
 	fputc('\n', out);
 	if (id == OPT_preset)
 		print_presets_brief(out);
@@ -109,7 +104,7 @@ void options_help(FILE *out)
 			fprintf(out, "\n%s:\n", sec->title);
 		if (sec->text[0]) {
 			fputs(sec->title[0] ? "  " : "", out);
-			wrap(out, sec->text, sec->title[0] ? 2 : 0, sec->title[0] ? 2 : 0);
+			help_wrap(out, sec->text, sec->title[0] ? 2 : 0, sec->title[0] ? 2 : 0);
 			fputc('\n', out);
 		}
 		for (size_t i = 0; i < OPT_COUNT; i++)
@@ -151,7 +146,7 @@ void presets_print(FILE *out, bool tsv)
 		size_t col;
 
 		fprintf(out, "%-*s  ", (int)w, pr->name);
-		wrap(out, pr->desc, w + 2, w + 2);
+		help_wrap(out, pr->desc, w + 2, w + 2);
 		fprintf(out, "\n%*s", (int)w + 2, "");
 		col = w + 2;
 		for (size_t i = 0; i < OPT_COUNT; i++) {

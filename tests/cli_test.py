@@ -88,6 +88,24 @@ def test_dispatch():
         check(r.returncode == 0 and "usage: storebench" in r.stdout, f"{args}: no usage")
     r = run("--version")
     check(r.returncode == 0 and r.stdout.startswith("storebench "), "--version")
+    # Issue 14.5: the package version (bench/version.cmake's form), the git sha and the build
+    # flags, as the same key=value lines info and every CSV carry.
+    lines = r.stdout.splitlines()
+    version = lines[0].split(" ", 1)[-1] if lines else ""
+    check(re.fullmatch(r"\d+\.\d+\.\d+(\+git\d+\.g[0-9a-f]+(\.dirty)?)?", version) is not None,
+          f"--version: {version!r} is not VERSION or VERSION+gitN.gSHA[.dirty]")
+    keys = dict(ln.split("=", 1) for ln in lines[1:] if "=" in ln)
+    for k in ("storebench_version", "git_sha", "compiler", "build_type", "cflags",
+              "benchmark_version"):
+        check(k in keys, f"--version lacks {k}=")
+    check(keys.get("storebench_version") == version, "--version: storebench_version= differs "
+          "from the first line")
+    if version and "+git" in version:
+        check(version.split(".g")[-1].split(".")[0] in keys.get("git_sha", "-"),
+              "--version: the package version names another commit than git_sha")
+    info = dict(ln.split("=", 1) for ln in run("info").stdout.splitlines() if "=" in ln)
+    for k in keys:
+        check(info.get(k) == keys[k], f"--version's {k}= differs from info's")
 
 
 exe, kernels_def, which = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -143,6 +143,9 @@ def sweep():
                     "placement_cpus", "fill_byte", "prefill_byte", "inject_slowdown_pct"):
             check(key in meta, f"metadata key {key} missing")
         check(float(meta.get("tsc_hz", 0)) > 1e8, f"tsc_hz {meta.get('tsc_hz')}")
+        version = subprocess.run([SB, "--version"], capture_output=True, text=True).stdout
+        check(meta.get("storebench_version") == version.split("\n", 1)[0].split(" ", 1)[-1],
+              "metadata storebench_version is not `storebench --version`'s version (issue 14.5)")
         check(rows and rows[0] == COLUMNS, "header differs from csv_columns.def")
         data = [dict(zip(COLUMNS, r)) for r in rows[1:]]
         nthreads = len(set(x["threads"] for x in data))
