@@ -133,7 +133,8 @@ int cmd_list(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--presets")) {
 			presets = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: storebench list [--loads | --presets] [--tsv] [--cpuid FILE]\n"
+			puts("usage: storebench list [--loads | --presets] [--tsv] [--topology FILE.xml]\n"
+			     "                       [--cpuid FILE]\n"
 			     "Lists every store kernel: kind, bytes per store, unroll, bytes per loop\n"
 			     "iteration (granule), required ISA, and whether this CPU can run it (and why\n"
 			     "not), then the read kernels of rw mixes.  --tsv: the store kernels\n"
@@ -143,7 +144,9 @@ int cmd_list(int argc, char **argv)
 			     "sets (with --tsv: a name column and one column per preset field, named as\n"
 			     "its run option without the leading --).\n"
 			     "--cpuid FILE: availability on a replayed CPU (a raw CPUID dump, libcpuid's\n"
-			     "format; the OS is taken to save every vector state the CPU has).");
+			     "format; the OS is taken to save every vector state the CPU has).\n"
+			     "--topology FILE.xml: a replayed machine's hwloc XML topology (with --cpuid\n"
+			     "for its ISA).");
 			return 0;
 		} else {
 			fprintf(stderr, "storebench list: unknown option '%s' (try --help)\n", argv[i]);
