@@ -83,6 +83,10 @@ def installed(prefix, work):
         wrapper = os.path.join(bindir, "storebench-" + name)
         if not check(os.access(wrapper, os.X_OK), f"bin/storebench-{name} installed"):
             continue
+        page = os.path.join(prefix, "share/man/man1", f"storebench-{name}.1.gz")
+        r = run("man", "--warnings", "-l", page)
+        check(r.returncode == 0 and "SEE ALSO" in r.stdout and not r.stderr.strip(),
+              f"storebench-{name}(1) installed and renders: {r.stderr[-300:]}")
         if name != "run":
             r = run("storebench-" + name, "--help")
             check(r.returncode == 0 and r.stdout.strip(),

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# package_test.py — the Debian package cpack builds: name, version, dependencies, contents, and
+# the packaged programs run from an unpacked copy; lintian without errors or warnings.
+# Python 3 + dpkg-deb, dpkg-shlibdeps (dpkg-dev) and, when installed, lintian.  Exit 77 (skipped)
+# without dpkg-deb/dpkg-shlibdeps.  The package goes to a temporary folder, never the build tree.
+"""usage: package_test.py CPACK BUILD_DIR SOURCE_DIR"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import gzip
+
+CPACK, BUILD, SOURCE = sys.argv[1:4]
+SOURCE_ONLY = ("setup", "test", "package")
+# What dpkg-shlibdeps must find the binary linking (Debian 12 names them libbenchmark1debian,
+# libcpuid16, libhwloc15, libnuma1), and what the scripts run.
+LIBS = (r"libbenchmark\d\w*", r"libcpuid\d+", r"libhwloc\d+", r"libnuma\d+")
+TOOLS = ("python3", "python3-scipy", "libbenchmark-tools", "gnuplot-nox")
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+    return cond
+
+
+def commands():
+    src = os.path.join(SOURCE, "scripts")
+    return sorted(n for n in os.listdir(src)
+                  if "." not in n and n not in SOURCE_ONLY and os.path.isfile(os.path.join(src, n))
+                  and os.access(os.path.join(src, n), os.X_OK))
+
+
+def field(deb, name):
+    return subprocess.run(["dpkg-deb", "-f", deb, name], capture_output=True,
+                          text=True).stdout.strip()
+
+
+def main(top):
+    r = subprocess.run([CPACK, "-G", "DEB", "-B", top, "--config",
+                        os.path.join(BUILD, "CPackConfig.cmake")], capture_output=True, text=True,
+                       cwd=BUILD)
+    debs = [f for f in os.listdir(top) if f.endswith(".deb")]
+    if not check(r.returncode == 0 and len(debs) == 1,
+                 f"cpack -G DEB: exit {r.returncode}, {debs}: {r.stdout[-1500:]}{r.stderr[-1500:]}"):
+        return
+    deb = os.path.join(top, debs[0])
+    version = field(deb, "Version")
+    check(field(deb, "Package") == "storebench", "Package: storebench")
+    check(debs[0] == f"storebench_{version}_{field(deb, 'Architecture')}.deb",
+          f"file name {debs[0]} is storebench_<Version>_<Architecture>.deb")
+    check(re.fullmatch(r"\d+\.\d+\.\d+(\+git\d+\.g[0-9a-f]+(\.dirty)?)?", version),
+          f"Version {version!r} is the project version plus git describe")
+    depends = [d.strip() for d in field(deb, "Depends").split(",")]
+    names = {alt.split()[0] for d in depends for alt in d.split("|")}
+    for lib in LIBS:
+        check(any(re.fullmatch(lib, n) for n in names), f"Depends lacks {lib}: {depends}")
+    for tool in TOOLS:
+        check(tool in names, f"Depends lacks {tool}: {depends}")
+
+    listing = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True).stdout
+    files = {ln.split()[-1].lstrip(".") for ln in listing.splitlines() if ln.startswith("-")}
+    want = {"/usr/bin/storebench", "/usr/share/man/man1/storebench.1.gz",
+            "/usr/share/bash-completion/completions/storebench",
+            "/usr/share/doc/storebench/copyright", "/usr/share/doc/storebench/changelog.gz",
+            "/usr/share/doc/storebench/README.md"}
+    for name in commands():
+        want |= {f"/usr/bin/storebench-{name}", f"/usr/share/man/man1/storebench-{name}.1.gz",
+                 f"/usr/share/storebench/scripts/{name}"}
+    for w in sorted(want - files):
+        check(False, f"package lacks {w}")
+    check(not [f for f in files if "__pycache__" in f or f.endswith(".pyc")],
+          "package carries Python byte code")
+    check(all(ln.split()[1] == "root/root" for ln in listing.splitlines()),
+          "every file in the package belongs to root/root")
+
+    # Unpacked anywhere, the package's programs run and say the package's version.
+    root = os.path.join(top, "root")
+    subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+    sb = os.path.join(root, "usr", "bin", "storebench")
+    r = subprocess.run([sb, "--version"], capture_output=True, text=True)
+    check(r.returncode == 0 and r.stdout.split("\n", 1)[0] == f"storebench {version}",
+          f"packaged storebench --version says {r.stdout[:80]!r}, the package {version}")
+    with gzip.open(os.path.join(root, "usr/share/doc/storebench/changelog.gz"), "rt") as f:
+        top_entry = f.readline()
+    check(top_entry.startswith(f"storebench ({version}) "),
+          f"changelog's top entry {top_entry.strip()!r} is not version {version}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STOREBENCH")}
+    env["PATH"] = "/usr/bin:/bin"
+    r = subprocess.run([os.path.join(root, "usr", "bin", "storebench-table"), "--help"],
+                       capture_output=True, text=True, env=env)
+    check(r.returncode == 0, f"packaged storebench-table --help: {r.stderr[-500:]}")
+
+    if shutil.which("lintian"):
+        r = subprocess.run(["lintian", "--fail-on", "error,warning", deb], capture_output=True,
+                           text=True)
+        tags = [ln for ln in r.stdout.splitlines() if re.match(r"[EW]: ", ln)]
+        check(r.returncode == 0 and not tags, f"lintian: {tags or r.stderr[-500:]}")
+    else:
+        print("note: lintian is not installed; the package was not linted")
+
+
+if not (shutil.which("dpkg-deb") and shutil.which("dpkg-shlibdeps")):
+    print("skipped: dpkg-deb and dpkg-shlibdeps (dpkg-dev) are needed to build the package")
+    sys.exit(77)
+with tempfile.TemporaryDirectory(prefix="storebench-package-") as top:
+    main(top)
+for f in FAILS:
+    print("FAIL: " + f)
+print("package: %s" % ("ok" if not FAILS else "%d failure(s)" % len(FAILS)))
+sys.exit(1 if FAILS else 0)
