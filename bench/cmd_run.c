@@ -14,6 +14,8 @@
 #include "cpu.h"
 #include "csv.h"
 #include "cycles.h"
+#include "dryrun.h"
+#include "footprint.h"
 #include "gbench_shim.h"
 #include "machine.h"
 #include "measure.h"
@@ -24,6 +26,7 @@
 #include "progress.h"
 #include "signals.h"
 #include "sweep.h"
+#include "sweep_scaled.h"
 #include "tsc.h"
 
 /* Below this CPU time / wall time, a thread shared its CPU with other work during a point. */
@@ -40,23 +43,18 @@ static bool has_flag(int argc, char **argv, const char *flag)
 	return false;
 }
 
-/* The bytes the sweep maps at most: every thread keeps its largest buffer. */
+/* The bytes the sweep maps at its peak (footprint.c replays the pool's allocations). */
 static bool memory_fits(const struct run_opts *o, const struct point *pts, size_t n)
 {
-	unsigned long long need = 0, have, per_thread[1024] = { 0 }, unit;
-	unsigned max_t = 0;
+	unsigned long long need, have, unit;
+	struct footprint f;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned long long b = buffer_footprint(point_region_bytes(&pts[i]), o->pages);
-
-		for (unsigned t = 0; t < pts[i].threads && t < 1024; t++)
-			if (b > per_thread[t])
-				per_thread[t] = b;
-		if (pts[i].threads > max_t)
-			max_t = pts[i].threads;
+	if (!footprint_of(pts, n, o->pages, false, &o->placement, NULL, &f)) {
+		fprintf(stderr, "storebench run: out of memory\n");
+		return false;
 	}
-	for (unsigned t = 0; t < max_t && t < 1024; t++)
-		need += per_thread[t];
+	need = f.peak_bytes;
+	footprint_free(&f);
 	if (o->pages == PAGES_HUGETLB) {
 		unit = hugetlb_page_bytes();
 		have = meminfo("HugePages_Free") * unit;
@@ -207,13 +205,25 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	int rc, status = 0;
 	time_t now = time(NULL);
 
-	if (machine_refuse_replay("storebench run", argc, argv))
+	/* --dry-run plans for this machine or a replayed one; a real run only measures this one */
+	if (has_flag(argc, argv, "--dry-run")) {
+		for (int i = 1; i < argc; i++)
+			if (machine_option("storebench run", argc, argv, &i, mach) < 0)
+				return 2;
+	} else if (machine_refuse_replay("storebench run", argc, argv)) {
 		return 2;
+	}
 	rc = machine_load(mach, "storebench run");
 	if (rc)
 		return rc;
+	if (!mach->topo) {
+		fprintf(stderr, "storebench run: --cpuid '%s': a CPUID dump has no topology to place "
+				"threads on; give its machine's --topology FILE.xml too\n",
+			mach->cpuid_file);
+		return 2;
+	}
 	cpu = mach->cpu;
-	rc = opts_parse(argc, argv, &cpu, o);
+	rc = opts_parse(argc, argv, mach, o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (!gbs_init(argc, argv))
@@ -223,7 +233,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		o->repetitions = 0;
 	if (has_flag(argc, argv, "--benchmark_min_time"))
 		o->min_time = 0;
-	pts = *points = sweep_points(o, &npts, &skipped, &skipped_rw, &rounded_split);
+	pts = *points = sweep_scaled(o, &npts, &skipped, &skipped_rw, &rounded_split);
 	if (!pts)
 		return 2;
 	if (!npts) {
@@ -231,6 +241,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 				"every point)\n");
 		return 2;
 	}
+	if (o->dry_run)
+		return dryrun_print(stdout, mach, o, pts, npts);
 	if (!memory_fits(o, pts, npts))
 		return 2;
 	for (size_t i = 0; i < npts; i++) {
@@ -303,6 +315,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 				env.cycles &= pool.t[t].cycles_fd >= 0;
 		progress_point(i, pts[i].name, point_weight(&pts[i]));
 		r = measure_point(&env, &pts[i], &row, &share);
+		scaled_row(&row, o, &pts[i]);
 		starved += share < STARVED_SHARE;
 		if (r < 0) {
 			status = 1;

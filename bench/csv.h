@@ -15,8 +15,11 @@ enum csv_col {
 	COL_COUNT
 };
 
+/* A field's capacity: the cpus column lists up to a few thousand CPUs ("0,2,4,...,1534"). */
+#define CSV_FIELD_MAX 8192
+
 struct csv_row {
-	char v[COL_COUNT][256];
+	char v[COL_COUNT][CSV_FIELD_MAX];
 };
 
 void csv_row_clear(struct csv_row *r);

@@ -40,15 +40,16 @@ bool machine_refuse_replay(const char *cmd, int argc, char **argv)
 			size_t n = strlen(replay_opts[k]);
 
 			if (!strncmp(argv[i], replay_opts[k], n) && (!argv[i][n] || argv[i][n] == '=')) {
-				fprintf(stderr, "%s: %s: a replayed machine is never measured (info and "
-						"list take --topology/--cpuid; run measures this machine)\n",
+				fprintf(stderr, "%s: %s: a replayed machine is never measured (info, "
+						"list and run --dry-run take --topology/--cpuid; run "
+						"measures this machine)\n",
 					cmd, replay_opts[k]);
 				return true;
 			}
 		}
 	if (env && *env) {
 		fprintf(stderr, "%s: HWLOC_XMLFILE '%s' replaces this machine's topology, and a "
-				"replayed machine is never measured: unset it to run\n", cmd, env);
+				"replayed machine is never measured: unset it to run (or plan with --dry-run)\n", cmd, env);
 		return true;
 	}
 	return false;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "plan_rules.h"
 #include "sizes.h"
 
 /* Limits of single-valued options: enforced in opts.c, stated in their help in options.def. */

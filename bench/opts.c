@@ -30,98 +30,114 @@ static int fail(const char *fmt, ...)
 }
 
 /* A list error: the option, and the value unless the grammar's message already starts with it
- * (a one-element list), so each says what was given once. */
-static int list_fail(const char *opt, const char *spec, const char *err)
+ * (a one-element list), so each says what was given once; at says at which thread count the
+ * cache words failed ("" when the same at every count). */
+static int list_fail_at(const char *opt, const char *spec, const char *err, const char *at)
 {
 	size_t n = strlen(spec);
 
 	if (err[0] == '\'' && !strncmp(err + 1, spec, n) && err[n + 1] == '\'')
-		return fail("%s: %s", opt, err);
-	return fail("%s '%s': %s", opt, spec, err);
+		return fail("%s: %s%s", opt, err, at);
+	return fail("%s '%s': %s%s", opt, spec, err, at);
 }
 
-/* The cache words a size may use, with this machine's sizes (0 = not reported). */
-#define NCACHE_WORDS 5
-
-static void cache_words(const struct cpu_info *cpu, struct size_word w[NCACHE_WORDS])
+static int list_fail(const char *opt, const char *spec, const char *err)
 {
-	w[0] = (struct size_word){ "L1d", cpu_cache_bytes(cpu, 1) };
-	w[1] = (struct size_word){ "L1", cpu_cache_bytes(cpu, 1) };
-	w[2] = (struct size_word){ "L2", cpu_cache_bytes(cpu, 2) };
-	w[3] = (struct size_word){ "L3", cpu_cache_bytes(cpu, 3) };
-	w[4] = (struct size_word){ "LLC", cpu_llc_bytes(cpu) };
+	return list_fail_at(opt, spec, err, "");
 }
 
-static bool parse_sizes(const char *opt, const char *spec, const struct size_word *caches,
+/* "" at 1 thread (the words are the whole caches), else " (at 8 threads: L1d 48KiB, ...)". */
+static const char *words_note(const struct scaled_axes *a, char *buf, size_t len)
+{
+	size_t used;
+
+	buf[0] = '\0';
+	if (a->threads == 1)
+		return buf;
+	used = (size_t)snprintf(buf, len, " (at %u threads a thread's share:", a->threads);
+	for (int w = 0; w < SW_COUNT && used < len; w++) {
+		char v[32];
+
+		if (w == SW_L1)
+			continue; /* the same as L1d */
+		used += (size_t)snprintf(buf + used, len - used, "%s %s %s", w ? "," : "",
+					 a->words[w].word, size_format(a->words[w].value, v, sizeof v));
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, ")");
+	return buf;
+}
+
+static bool parse_sizes(const char *opt, const char *spec, const struct scaled_axes *a,
 			struct u64_list *out)
 {
-	const struct list_grammar g = { .units = true, .words = caches, .nwords = NCACHE_WORDS,
+	const struct list_grammar g = { .units = true, .words = a->words, .nwords = SW_COUNT,
 					.scale_words = true, .min = 1, .max = SIZE_LIMIT };
-	char err[512];
+	char err[512], note[256];
 
 	if (!u64_list_parse(spec, &g, out, err, sizeof err)) {
-		list_fail(opt, spec, err);
+		list_fail_at(opt, spec, err, words_note(a, note, sizeof note));
 		return false;
 	}
 	return true;
 }
 
-static int ws_push(struct run_opts *o, size_t *cap, struct ws_item item)
+static int ws_push(struct scaled_axes *a, const char *spec, size_t *cap, struct ws_item item)
 {
-	if (o->nws >= LIST_MAX_VALUES)
+	if (a->nws >= LIST_MAX_VALUES)
 		return fail("--ws '%s': the list expands to more than %d values, the most one list "
-			    "may have", o->ws_spec, LIST_MAX_VALUES);
-	if (o->nws == *cap) {
+			    "may have", spec, LIST_MAX_VALUES);
+	if (a->nws == *cap) {
 		size_t n = *cap ? 2 * *cap : 16;
-		struct ws_item *w = realloc(o->ws, n * sizeof *w);
+		struct ws_item *w = realloc(a->ws, n * sizeof *w);
 
 		if (!w)
 			return fail("--ws: out of memory");
-		o->ws = w;
+		a->ws = w;
 		*cap = n;
 	}
-	o->ws[o->nws++] = item;
+	a->ws[a->nws++] = item;
 	return 0;
 }
 
 /* Working sets in the order given, duplicates dropped; bytes <= SIZE_LIMIT leaves 3 key bits. */
-static int ws_dedup(struct run_opts *o)
+static int ws_dedup(struct scaled_axes *a)
 {
-	unsigned long long *key = malloc((o->nws + 1) * sizeof *key);
-	size_t *keep = malloc((o->nws + 1) * sizeof *keep), n;
+	unsigned long long *key = malloc((a->nws + 1) * sizeof *key);
+	size_t *keep = malloc((a->nws + 1) * sizeof *keep), n;
 	bool ok = key && keep;
 
-	for (size_t i = 0; ok && i < o->nws; i++)
-		key[i] = o->ws[i].bytes << 3 | (unsigned)o->ws[i].mode;
-	ok = ok && first_occurrences(key, o->nws, keep, &n);
+	for (size_t i = 0; ok && i < a->nws; i++)
+		key[i] = a->ws[i].bytes << 3 | (unsigned)a->ws[i].mode;
+	ok = ok && first_occurrences(key, a->nws, keep, &n);
 	for (size_t i = 0; ok && i < n; i++)
-		o->ws[i] = o->ws[keep[i]];
+		a->ws[i] = a->ws[keep[i]];
 	if (ok)
-		o->nws = n;
+		a->nws = n;
 	free(key);
 	free(keep);
 	return ok ? 0 : fail("--ws: out of memory");
 }
 
 /* The sizes of one --ws element, walked in order. */
-static int ws_sizes(struct run_opts *o, size_t *cap, const char *item, size_t len,
-		    enum ws_mode order, const struct size_word *caches)
+static int ws_sizes(struct scaled_axes *a, const char *spec, size_t *cap, const char *item,
+		    size_t len, enum ws_mode order)
 {
 	char *text = strndup(item, len);
 	struct u64_list sizes = { 0 };
 	int rc = text ? 0 : fail("--ws: out of memory");
 
-	if (!rc && !parse_sizes("--ws", text, caches, &sizes))
+	if (!rc && !parse_sizes("--ws", text, a, &sizes))
 		rc = 2;
 	for (size_t i = 0; !rc && i < sizes.n; i++)
-		rc = ws_push(o, cap, (struct ws_item){ .mode = order, .bytes = sizes.v[i] });
+		rc = ws_push(a, spec, cap, (struct ws_item){ .mode = order, .bytes = sizes.v[i] });
 	free(text);
 	u64_list_free(&sizes);
 	return rc;
 }
 
 /* "call,hot,cold,1GiB,random:64KiB..1GiB:x4": a seq: or random: prefix holds for later sizes. */
-static int parse_ws(const char *spec, const struct size_word *caches, struct run_opts *o)
+static int parse_ws(const char *spec, struct scaled_axes *a)
 {
 	static const char *const modes[] = { [WS_CALL] = "call", [WS_HOT] = "hot",
 					     [WS_COLD] = "cold" };
@@ -132,7 +148,7 @@ static int parse_ws(const char *spec, const struct size_word *caches, struct run
 	size_t cap = 0;
 	int rc = 0;
 
-	o->nws = 0;
+	a->nws = 0;
 	if (!*spec)
 		return fail("--ws '': an empty list; %s", want);
 	for (;;) {
@@ -152,16 +168,16 @@ static int parse_ws(const char *spec, const struct size_word *caches, struct run
 			return fail("--ws '%s': an empty element%s; %s", spec,
 				    plen ? " after its seq: or random: prefix" : "", want);
 		if (m <= WS_COLD)
-			rc = ws_push(o, &cap, (struct ws_item){ .mode = (enum ws_mode)m });
+			rc = ws_push(a, spec, &cap, (struct ws_item){ .mode = (enum ws_mode)m });
 		else
-			rc = ws_sizes(o, &cap, item + plen, len - plen, order, caches);
+			rc = ws_sizes(a, spec, &cap, item + plen, len - plen, order);
 		if (rc)
 			return rc;
 		if (!item[len])
 			break;
 		item += len + 1;
 	}
-	return ws_dedup(o);
+	return ws_dedup(a);
 }
 
 static int parse_membind(const char *s, struct run_opts *o)
@@ -178,7 +194,9 @@ static int parse_membind(const char *s, struct run_opts *o)
 	node = strtol(num, &end, 10);
 	if (!isdigit((unsigned char)*num) || *end || node > INT32_MAX)
 		return fail("--membind '%s': want local, interleave or a NUMA node number", s);
-	if (numa_available() < 0 ? node != 0
+	/* a replayed machine's nodes are its topology's; this machine's, those libnuma allows */
+	if (o->topo->source ? !topology_node(o->topo, (unsigned)node)
+	    : numa_available() < 0 ? node != 0
 				 : node > numa_max_node() ||
 					   !numa_bitmask_isbitset(numa_get_mems_allowed(), (unsigned)node))
 		return fail("--membind '%s': NUMA node %ld does not exist or is not allowed here", s,
@@ -284,8 +302,21 @@ static int one_layout(const char *s, int *v, char *err, size_t errlen)
 	return rc;
 }
 
-/* --rw, --rw-mode, --rw-layout, --chunk; the chunk against each region is checked per point. */
-static int parse_rw(struct run_opts *o, const struct cpu_info *cpu, const struct size_word *caches)
+/* --chunk at one thread count; the chunk against each region is checked per point. */
+static int parse_chunk(const char *spec, struct scaled_axes *a)
+{
+	char err[256];
+
+	if (!parse_sizes("--chunk", spec, a, &a->chunk))
+		return 2;
+	for (size_t i = 0; i < a->chunk.n; i++)
+		if (rw_check_chunk(a->chunk.v[i], SIZE_MAX, err, sizeof err))
+			return fail("%s (in '%s')", err, spec);
+	return 0;
+}
+
+/* --rw, --rw-mode, --rw-layout. */
+static int parse_rw(struct run_opts *o, const struct cpu_info *cpu)
 {
 	int modes[2], layouts[2];
 	char err[256];
@@ -299,11 +330,6 @@ static int parse_rw(struct run_opts *o, const struct cpu_info *cpu, const struct
 		o->rw_mode[i] = (enum rw_mode)modes[i];
 	for (size_t i = 0; i < o->nrw_layout; i++)
 		o->rw_layout[i] = (enum rw_layout)layouts[i];
-	if (!parse_sizes("--chunk", o->chunk_spec, caches, &o->chunk))
-		return 2;
-	for (size_t i = 0; i < o->chunk.n; i++)
-		if (rw_check_chunk(o->chunk.v[i], SIZE_MAX, err, sizeof err))
-			return fail("%s (in '%s')", err, o->chunk_spec);
 	o->load = load_kernel_best(cpu);
 	return 0;
 }
@@ -352,7 +378,7 @@ static int parse_where(const char *const *v, struct run_opts *o)
 		return fail("--placement '%s': longer than %zu characters; want compact, spread or "
 			    "cpus: with ranges (cpus:0-383)", v[OPT_placement],
 			    sizeof o->placement.spec - 1);
-	if (!placement_build(v[OPT_placement], &o->placement, err, sizeof err))
+	if (!placement_order(o->topo, v[OPT_placement], &o->placement, err, sizeof err))
 		return fail("--placement '%s': %s", v[OPT_placement], err);
 	all = (struct size_word){ "all", o->placement.ncpus };
 	if (!u64_list_parse(o->threads_spec, &g, &o->threads, err, sizeof err))
@@ -367,17 +393,82 @@ static int parse_where(const char *const *v, struct run_opts *o)
 	return parse_pages(v[OPT_pages], o);
 }
 
-int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opts *o)
+/*
+ * --call, --ws, --chunk and cold's region at a's thread count, with its words.  The first count's
+ * are also checked for the words' meaning at 1 thread (the whole caches), so an expression that
+ * is wrong everywhere is reported without a thread count.
+ */
+static int parse_axes(const struct run_opts *o, const struct cpu_info *cpu, struct scaled_axes *a)
+{
+	char err[512];
+	uint64_t cold;
+	int rc;
+
+	if (!scaled_words(o->topo, cpu, &o->placement, a->threads, &a->ts, a->words, err, sizeof err))
+		return fail("--threads '%s': %s", o->threads_spec, err);
+	if (!parse_sizes("--call", o->call_spec, a, &a->call))
+		return 2;
+	rc = parse_ws(o->ws_spec, a);
+	if (rc)
+		return rc;
+	rc = parse_chunk(o->chunk_spec, a);
+	if (rc)
+		return rc;
+	/* cold cycles through 4 x LLC (an LLC of 64 MiB when unknown), at least 4 x call */
+	if (!mul_u64_within(4, a->words[SW_LLC].value ? a->words[SW_LLC].value : 64ull << 20,
+			    SIZE_LIMIT, &cold))
+		return fail("--ws cold: 4 x LLC (LLC = %llu bytes) is more than %s",
+			    a->words[SW_LLC].value, SIZE_LIMIT_TEXT);
+	a->cold_bytes = cold;
+	return 0;
+}
+
+static void axes_free(struct scaled_axes *a)
+{
+	u64_list_free(&a->call);
+	u64_list_free(&a->chunk);
+	free(a->ws);
+	memset(a, 0, sizeof *a);
+}
+
+/* The sizes at 1 thread (metadata, and errors that hold at every count), then at each count. */
+static int parse_all_axes(struct run_opts *o, const struct cpu_info *cpu)
+{
+	struct scaled_axes one = { .threads = 1 };
+	int rc = parse_axes(o, cpu, &one);
+
+	if (rc) {
+		axes_free(&one);
+		return rc;
+	}
+	o->call = one.call;
+	o->ws = one.ws;
+	o->nws = one.nws;
+	o->chunk = one.chunk;
+	o->cold_bytes = one.cold_bytes;
+	o->at = calloc(o->threads.n ? o->threads.n : 1, sizeof *o->at);
+	if (!o->at)
+		return fail("--threads: out of memory");
+	for (size_t i = 0; i < o->threads.n; i++) {
+		o->at[i].threads = (unsigned)o->threads.v[i];
+		rc = parse_axes(o, cpu, &o->at[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *o)
 {
 	const char *given[OPT_COUNT], *v[OPT_COUNT];
+	const struct cpu_info *cpu = &m->cpu;
 	const struct preset *preset;
 	const struct list_grammar offsets = { .min = 0, .max = 63 };
-	struct size_word caches[NCACHE_WORDS];
-	uint64_t cold;
 	char err[512];
 	int rc;
 
 	memset(o, 0, sizeof *o);
+	o->topo = m->topo;
 	rc = options_collect(argc, argv, given);
 	if (rc)
 		return rc;
@@ -397,28 +488,17 @@ int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opt
 	if (rc)
 		return rc;
 
+	o->dry_run = v[OPT_dry_run] != NULL;
 	if (!kernel_select(o->kernels_spec, cpu, o->fill, &o->sel))
 		return 2;
-	cache_words(cpu, caches);
-	if (!parse_sizes("--call", o->call_spec, caches, &o->call))
-		return 2;
-	rc = parse_ws(o->ws_spec, caches, o);
-	if (rc)
-		return rc;
-	if (parse_rw(o, cpu, caches))
+	if (parse_rw(o, cpu))
 		return 2;
 	if (!u64_list_parse(o->misalign_spec, &offsets, &o->misalign, err, sizeof err))
 		return list_fail("--misalign", o->misalign_spec, err);
 	rc = parse_where(v, o);
 	if (rc)
 		return rc;
-	/* cold cycles through 4 x LLC (an LLC of 64 MiB when unknown), at least 4 x call */
-	if (!mul_u64_within(4, cpu_llc_bytes(cpu) ? cpu_llc_bytes(cpu) : 64ull << 20, SIZE_LIMIT,
-			    &cold))
-		return fail("--ws cold: 4 x LLC (LLC = %zu bytes) is more than %s", cpu_llc_bytes(cpu),
-			    SIZE_LIMIT_TEXT);
-	o->cold_bytes = cold;
-	return 0;
+	return parse_all_axes(o, cpu);
 }
 
 void opts_free(struct run_opts *o)
@@ -426,6 +506,9 @@ void opts_free(struct run_opts *o)
 	free(o->sel.k);
 	free(o->sel.skipped);
 	free(o->ws);
+	for (size_t i = 0; o->at && i < o->threads.n; i++)
+		axes_free(&o->at[i]);
+	free(o->at);
 	free(o->placement.cpu);
 	free(o->placement.node);
 	u64_list_free(&o->call);

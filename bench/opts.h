@@ -13,15 +13,29 @@
 #include "buffer.h"
 #include "cpu.h"
 #include "load.h"
+#include "machine.h"
 #include "placement.h"
 #include "plan.h"
 #include "rw.h"
+#include "scaled.h"
 #include "select.h"
 #include "sizes.h"
 
 struct ws_item {
 	enum ws_mode mode;
 	unsigned long long bytes; /* WS_SEQ/WS_RANDOM only; cold derives its size from the LLC */
+};
+
+/* The size axes at one thread count: cache words are that count's per-thread shares (scaled.h). */
+struct scaled_axes {
+	unsigned threads;
+	struct thread_set ts;		/* where they run: the placement's first threads CPUs */
+	struct size_word words[SW_COUNT]; /* each word's bytes per thread at this count */
+	struct u64_list call;		/* --call evaluated with these words */
+	struct ws_item *ws;		/* --ws likewise, nws of them */
+	size_t nws;
+	struct u64_list chunk;		/* --chunk likewise */
+	unsigned long long cold_bytes;	/* cold's region: 4 x this count's LLC share */
 };
 
 struct run_opts {
@@ -52,14 +66,18 @@ struct run_opts {
 	double min_time;             /* seconds; 0: Google Benchmark decides */
 	double slowdown_pct;         /* --inject-slowdown */
 	const char *csv, *json, *machine;
-	unsigned long long cold_bytes; /* working set of "cold" */
+	unsigned long long cold_bytes; /* working set of "cold" at 1 thread (metadata) */
+	struct scaled_axes *at;      /* the sizes at each thread count, in o->threads order */
+	const struct topology *topo; /* the machine planned for (this one, or replayed) */
+	bool dry_run;                /* --dry-run: print the plan, measure nothing */
 };
 
 /*
  * Parse argv (the run subcommand's arguments; --benchmark_* flags are skipped, the shim takes
- * them).  Returns 0 on success, 2 after one stderr line on bad input, -1 after printing help.
+ * them) for machine m (its topology places the threads; keep m alive while o is used).
+ * Returns 0 on success, 2 after one stderr line on bad input, -1 after printing help.
  */
-int opts_parse(int argc, char **argv, const struct cpu_info *cpu, struct run_opts *o);
+int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *o);
 
 /* Release what opts_parse allocated. */
 void opts_free(struct run_opts *o);

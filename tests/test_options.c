@@ -171,7 +171,7 @@ static void presets_tsv(void)
 	CHECK(lines == presets_count() + 1, "%zu lines for %zu presets", lines, presets_count());
 	free(text);
 	text = capture(presets_print, false);
-	CHECK(strstr(text, "--call L1d/4..4LLC:x2") && strstr(text, "--rw-layout contiguous"),
+	CHECK(strstr(text, "--call L1d/4..DRAM:x2") && strstr(text, "--rw-layout contiguous"),
 	      "people's listing lacks a preset value");
 	free(text);
 }

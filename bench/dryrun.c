@@ -1,0 +1,227 @@
+/*
+ * dryrun.c — the plan of a run, printed instead of measured: points, placement, memory, duration.
+ * Plain C, no ISA.  Lines are "key=value ..." so CI and tests read them; "#" lines explain.  The
+ * duration comes from the model in dryrun.h, stated in the output, so an estimate can be checked.
+ */
+#include "dryrun.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffer.h"
+#include "footprint.h"
+#include "options.h"
+#include "sweep_scaled.h"
+
+/* Google Benchmark's own defaults when its flags replace ours (1.7: one repetition, 0.5 s). */
+#define GB_DEFAULT_REPETITIONS 1
+#define GB_DEFAULT_MIN_TIME_S 0.5
+
+/* A batch lasts at least this long (measure.c's MIN_BATCH_NS). */
+#define BATCH_MIN_S 0.0001
+
+enum regime { R_L1D, R_L2, R_L3, R_DRAM };
+
+static const char *const regime_name[] = { "L1d", "L2", "L3", "DRAM" };
+
+/* The cache a thread's working set fits in, by this thread count's shares. */
+static enum regime regime_of(const struct point *p, const struct scaled_axes *a)
+{
+	if (p->mode == WS_COLD || p->mode == WS_RANDOM) /* random offsets: beyond L1d at least */
+		return p->ws <= a->words[SW_L2].value ? R_L2
+		       : p->ws <= a->words[SW_L3].value ? R_L3 : R_DRAM;
+	if (p->ws <= a->words[SW_L1D].value)
+		return R_L1D;
+	if (p->ws <= a->words[SW_L2].value)
+		return R_L2;
+	if (a->words[SW_L3].value && p->ws <= a->words[SW_L3].value)
+		return R_L3;
+	return R_DRAM;
+}
+
+/* Bytes per second one of the point's threads moves in its regime. */
+static double thread_rate(enum regime r, const struct scaled_axes *a)
+{
+	static const double gbps[] = { DRYRUN_GBPS_L1D, DRYRUN_GBPS_L2, DRYRUN_GBPS_L3,
+				       DRYRUN_GBPS_DRAM };
+	double rate = gbps[r];
+
+
+	if (r == R_DRAM) {
+		double cap = (double)DRYRUN_NODE_GBPS * (a->ts.nodes ? a->ts.nodes : 1) / a->ts.threads;
+
+		rate = cap < rate ? cap : rate;
+	}
+	return rate * 1e9;
+}
+
+static double point_seconds(const struct point *p, const struct scaled_axes *a, int reps,
+			    double min_time, bool grows)
+{
+	double pass = (double)point_region_bytes(p) / thread_rate(regime_of(p, a), a);
+	double batch = pass > BATCH_MIN_S ? pass : BATCH_MIN_S;
+	double rep = batch > min_time ? batch : min_time;
+	double s = DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
+
+	if (grows)
+		s += (double)point_region_bytes(p) / (DRYRUN_FAULT_GBPS * 1e9);
+	return s;
+}
+
+/* The stated time budget of a preset in minutes (plan_rules.h), 0 when it has none. */
+static int budget_min(const char *preset)
+{
+	return !strcmp(preset, "quick") ? QUICK_BUDGET_MIN
+	       : !strcmp(preset, "nightly") ? NIGHTLY_BUDGET_MIN : 0;
+}
+
+static void human_bytes(unsigned long long v, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double x = (double)v;
+	int u = 0;
+
+	while (x >= 1024 && u < 5) {
+		x /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+}
+
+static void human_seconds(double s, char *buf, size_t len)
+{
+	unsigned long long whole = (unsigned long long)(s + 0.5);
+
+	if (whole >= 3600)
+		snprintf(buf, len, "%lluh%02llum", whole / 3600, whole % 3600 / 60);
+	else if (whole >= 60)
+		snprintf(buf, len, "%llum%02llus", whole / 60, whole % 60);
+	else
+		snprintf(buf, len, "%.1fs", s);
+}
+
+static void print_machine(FILE *out, const struct machine *m, const struct run_opts *o,
+			  unsigned long long *memory)
+{
+	const struct topology *t = m->topo;
+	char replayed[1024], h[32];
+	unsigned long long nodes_memory = 0;
+
+	machine_replayed(m, replayed, sizeof replayed);
+	for (size_t k = 0; k < t->nnodes; k++)
+		nodes_memory += t->node[k].memory_bytes;
+	/* this machine: what the run's own check uses; a replayed one: what its topology says */
+	*memory = t->source ? nodes_memory : meminfo("MemAvailable");
+	human_bytes(*memory, h, sizeof h);
+	fprintf(out, "# storebench run --dry-run: nothing is measured%s\n",
+		t->source ? " (a replayed machine is never measured)" : "");
+	fprintf(out, "replayed=%s\n", replayed);
+	fprintf(out, "machine=%s %s packages=%u numa_nodes=%zu cores=%u cpus=%zu allowed_cpus=%u "
+		     "l3_domains=%zu memory_bytes=%llu (%s, %s)\n",
+		m->cpu.vendor[0] ? m->cpu.vendor : "unknown",
+		m->cpu.codename && *m->cpu.codename ? m->cpu.codename : "unknown",
+		t->packages, t->nnodes, t->cores, t->npus, t->allowed_pus, t->cache[TOPO_L3].count,
+		*memory, h, t->source ? "the topology's NUMA nodes" : "MemAvailable");
+	fprintf(out, "preset=%s kernels=%zu repetitions=%d min_time_s=%g placement=%s membind=%s "
+		     "pages=%s\n", o->preset, o->sel.n, o->repetitions, o->min_time, o->placement.spec,
+		o->membind_name, page_policy_name[o->pages]);
+	if (o->sel.skipped && o->sel.skipped[0])
+		fprintf(out, "# skipped kernels: %s%s\n", o->sel.skipped,
+			m->cpuid_file || !t->source ? "" : " (a topology has no ISA: give --cpuid too)");
+	fprintf(out, "# sizes: L1d, L2, L3, LLC are a thread's share at each thread count; DRAM = "
+		     DRAM_RULE_TEXT "\n");
+	fprintf(out, "# model: " DRYRUN_MODEL_TEXT "\n");
+}
+
+/* The header of one thread count: where its threads run and what its words are. */
+static void print_threads(FILE *out, const struct run_opts *o, const struct scaled_axes *a)
+{
+	size_t cap = 16 * (a->threads + 8);
+	char *cpus = malloc(cap), nodes[4096];
+
+	if (!cpus || !scaled_cpus(&a->ts, cpus, cap))
+		snprintf(cpus ? cpus : nodes, cpus ? cap : sizeof nodes, "?");
+	if (!scaled_nodes(o->topo, &a->ts, nodes, sizeof nodes))
+		snprintf(nodes, sizeof nodes, "?");
+	fprintf(out, "threads=%u cpus=%s nodes=%s l2_threads=%u l3_threads=%u l3_domains=%u "
+		     "share_l1d=%llu share_l2=%llu share_l3=%llu share_llc=%llu dram=%llu\n",
+		a->threads, cpus ? cpus : "?", nodes, a->ts.cache[TOPO_L2].threads_max,
+		a->ts.cache[TOPO_L3].threads_max, a->ts.cache[TOPO_L3].domains,
+		a->words[SW_L1D].value, a->words[SW_L2].value, a->words[SW_L3].value,
+		a->words[SW_LLC].value, a->words[SW_DRAM].value);
+	free(cpus);
+}
+
+int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
+		 const struct point *pts, size_t n)
+{
+	unsigned long long *lens = calloc(o->placement.ncpus ? o->placement.ncpus : 1, sizeof *lens);
+	unsigned long long memory;
+	int reps = o->repetitions > 0 ? o->repetitions : GB_DEFAULT_REPETITIONS;
+	double min_time = o->min_time > 0 ? o->min_time : GB_DEFAULT_MIN_TIME_S, total = 0, group = 0;
+	size_t regimes[4] = { 0 }, in_group = 0;
+	struct footprint f;
+	char h1[32], h2[32];
+	bool fits;
+
+	if (!lens || !footprint_of(pts, n, o->pages, o->bind.kind == MEMBIND_LOCAL, &o->placement,
+				   o->topo, &f)) {
+		free(lens);
+		return 1;
+	}
+	print_machine(out, m, o, &memory);
+	for (size_t i = 0; i < n; i++) {
+		const struct point *p = &pts[i];
+		const struct scaled_axes *a = axes_at(o, p->threads);
+		enum regime r = regime_of(p, a);
+		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens));
+		unsigned long long region = point_region_bytes(p);
+
+		if (!i || p->threads != pts[i - 1].threads) {
+			print_threads(out, o, a);
+			group = 0;
+			in_group = 0;
+		}
+		human_bytes(region, h1, sizeof h1);
+		fprintf(out, "  point=%s ws_bytes=%llu total_bytes=%llu regime=%s est_s=%.3f  # %s per "
+			     "thread\n", p->name, (unsigned long long)p->ws,
+			(unsigned long long)p->ws * p->threads, regime_name[r], s, h1);
+		regimes[r]++;
+		total += s;
+		group += s;
+		in_group++;
+		if (i + 1 == n || pts[i + 1].threads != p->threads) {
+			human_seconds(group, h1, sizeof h1);
+			fprintf(out, "  threads=%u points=%zu est_s=%.1f (%s)\n", p->threads, in_group,
+				group, h1);
+		}
+	}
+	fits = memory == 0 || f.peak_bytes <= memory;
+	human_bytes(f.peak_bytes, h1, sizeof h1);
+	human_bytes(memory, h2, sizeof h2);
+	fprintf(out, "points=%zu l1d=%zu l2=%zu l3=%zu dram=%zu\n", n, regimes[R_L1D], regimes[R_L2],
+		regimes[R_L3], regimes[R_DRAM]);
+	fprintf(out, "memory_peak_bytes=%llu memory_bytes=%llu fits=%s  # %s of %s%s\n",
+		f.peak_bytes, memory, memory ? fits ? "yes" : "no" : "unknown", h1, h2,
+		memory ? "" : " (the source gives no memory size)");
+	for (size_t k = 0; k < f.nnodes; k++) {
+		unsigned long long have = o->topo->node[k].memory_bytes;
+
+		if (!f.node_peak[k])
+			continue;
+		human_bytes(f.node_peak[k], h1, sizeof h1);
+		human_bytes(have, h2, sizeof h2);
+		fprintf(out, "node=%u memory_peak_bytes=%llu memory_bytes=%llu fits=%s  # %s of %s\n",
+			o->topo->node[k].os, f.node_peak[k], have,
+			!have ? "unknown" : f.node_peak[k] <= have ? "yes" : "no", h1, h2);
+	}
+	human_seconds(total, h1, sizeof h1);
+	fprintf(out, "estimated_s=%.0f  # %s, by the model above\n", total, h1);
+	if (budget_min(o->preset))
+		fprintf(out, "budget_s=%d within=%s  # the %s preset's budget (options as given)\n",
+			60 * budget_min(o->preset), total <= 60.0 * budget_min(o->preset) ? "yes" : "no",
+			o->preset);
+	free(lens);
+	footprint_free(&f);
+	return 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * plan_rules.h — the stated rules of sizing and estimating a sweep: the DRAM word and the
+ * duration model of --dry-run.  Plain C, constants only, so the help text (options.def), the
+ * code that applies them (scaled.c, dryrun.c) and README all quote the same numbers.
+ */
+#ifndef STOREBENCH_PLAN_RULES_H
+#define STOREBENCH_PLAN_RULES_H
+
+#define PLAN_STR(x) PLAN_STR_(x)
+#define PLAN_STR_(x) #x
+
+/*
+ * The DRAM word at t threads: DRAM_LLC_MULTIPLE x the aggregate LLC of the L3 (else L2)
+ * instances the t threads use, divided by t, rounded up to 4 KiB and held between
+ * DRAM_FLOOR_MIB and DRAM_CEILING_MIB per thread.  The multiple puts the threads' buffers
+ * together well past the caches they fill; the floor keeps a DRAM point long enough to stream
+ * at hundreds of threads; the ceiling bounds one thread on a part with a huge (or implausibly
+ * reported) LLC, and the memory a 1-thread point maps.
+ */
+#define DRAM_LLC_MULTIPLE 4
+#define DRAM_FLOOR_MIB 16
+#define DRAM_CEILING_MIB 1024
+#define DRAM_RULE_TEXT \
+	PLAN_STR(DRAM_LLC_MULTIPLE) " x the aggregate LLC of the L3 domains the threads use / " \
+	"threads, rounded up to 4KiB, at least " PLAN_STR(DRAM_FLOOR_MIB) "MiB and at most " \
+	PLAN_STR(DRAM_CEILING_MIB) "MiB per thread"
+
+/*
+ * The duration model of --dry-run: one thread moves DRYRUN_GBPS_<regime> GB/s in the regime its
+ * working set falls in (L1d, L2, L3 or DRAM by its per-thread shares); DRAM is capped at
+ * DRYRUN_NODE_GBPS per NUMA node the point uses.  A point costs DRYRUN_FIXED_MS plus
+ * (repetitions + 1) x max(min time, one pass) (Google Benchmark sizes the first repetition with
+ * a calibration run) plus DRYRUN_SETUP_PASSES passes (storebench's batch calibration, prefill,
+ * verification) plus first touch of grown buffers at DRYRUN_FAULT_GBPS per thread.
+ */
+#define DRYRUN_GBPS_L1D 100
+#define DRYRUN_GBPS_L2 50
+#define DRYRUN_GBPS_L3 20
+#define DRYRUN_GBPS_DRAM 10
+#define DRYRUN_NODE_GBPS 40
+#define DRYRUN_FAULT_GBPS 2
+#define DRYRUN_FIXED_MS 5
+#define DRYRUN_SETUP_PASSES 5
+#define DRYRUN_MODEL_TEXT \
+	"a thread moves " PLAN_STR(DRYRUN_GBPS_L1D) ", " PLAN_STR(DRYRUN_GBPS_L2) ", " \
+	PLAN_STR(DRYRUN_GBPS_L3) " or " PLAN_STR(DRYRUN_GBPS_DRAM) " GB/s when its working set " \
+	"fits its share of L1d, L2, L3 or none (DRAM: at most " PLAN_STR(DRYRUN_NODE_GBPS) \
+	" GB/s per NUMA node used); a point costs " PLAN_STR(DRYRUN_FIXED_MS) " ms + (repetitions " \
+	"+ 1) x max(min time, one pass over its working set) + " PLAN_STR(DRYRUN_SETUP_PASSES) \
+	" passes (calibration, prefill, verification) + first touch of grown buffers at " \
+	PLAN_STR(DRYRUN_FAULT_GBPS) " GB/s per thread"
+
+/*
+ * Time budgets of the presets that scale with the machine: their dry-run estimate on every
+ * fixture machine (2-socket servers up to 512 CPUs) stays within these (tests/scale_test.py).
+ */
+#define QUICK_BUDGET_MIN 10
+#define NIGHTLY_BUDGET_MIN 30
+
+#endif

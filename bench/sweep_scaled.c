@@ -1,0 +1,72 @@
+/*
+ * sweep_scaled.c — one sweep per thread count, each with the sizes of its per-thread shares.
+ * Plain C.  A view of the options with one thread count and that count's size axes goes through
+ * sweep_points(); points of all counts are joined in order, so names and filters work as before.
+ */
+#include "sweep_scaled.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads)
+{
+	for (size_t i = 0; i < o->threads.n; i++)
+		if (o->at[i].threads == threads)
+			return &o->at[i];
+	return NULL;
+}
+
+struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
+			   size_t *skipped_rw, size_t *rounded_split)
+{
+	struct point *all = NULL;
+	size_t used = 0;
+
+	*skipped = *skipped_rw = *rounded_split = 0;
+	for (size_t i = 0; i < o->threads.n; i++) {
+		struct run_opts view = *o;
+		unsigned long long count = o->threads.v[i];
+		size_t m, s, srw, rs;
+		struct point *pts, *grown;
+
+		view.threads = (struct u64_list){ .n = 1, .cap = 1, .v = &count };
+		view.call = o->at[i].call;
+		view.ws = o->at[i].ws;
+		view.nws = o->at[i].nws;
+		view.chunk = o->at[i].chunk;
+		view.cold_bytes = o->at[i].cold_bytes;
+		pts = sweep_points(&view, &m, &s, &srw, &rs);
+		if (!pts) {
+			free(all);
+			return NULL;
+		}
+		grown = realloc(all, (used + m + 1) * sizeof *all);
+		if (!grown) {
+			perror("storebench run");
+			exit(1);
+		}
+		all = grown;
+		memcpy(all + used, pts, m * sizeof *pts);
+		free(pts);
+		used += m;
+		*skipped += s;
+		*skipped_rw += srw;
+		*rounded_split += rs;
+	}
+	*n = used;
+	return all ? all : calloc(1, sizeof *all);
+}
+
+void scaled_row(struct csv_row *row, const struct run_opts *o, const struct point *p)
+{
+	const struct scaled_axes *a = axes_at(o, p->threads);
+
+	if (!a)
+		return;
+	/* fields hold any cpulist of CSV_FIELD_MAX; a longer one would stay empty, never cut */
+	scaled_cpus(&a->ts, row->v[COL_cpus], sizeof row->v[COL_cpus]);
+	scaled_nodes(o->topo, &a->ts, row->v[COL_nodes], sizeof row->v[COL_nodes]);
+	csv_set(row, COL_l2_threads, "%u", a->ts.cache[TOPO_L2].threads_max);
+	csv_set(row, COL_l3_threads, "%u", a->ts.cache[TOPO_L3].threads_max);
+}

@@ -1,0 +1,25 @@
+/*
+ * sweep_scaled.h — the sweep at every thread count with that count's sizes, and the CSV columns
+ * that say where a point's threads ran.  Plain C.  sweep.c enumerates one size set; this file
+ * runs it once per thread count (threads stay the outer axis), so cache words mean shares.
+ */
+#ifndef STOREBENCH_SWEEP_SCALED_H
+#define STOREBENCH_SWEEP_SCALED_H
+
+#include <stddef.h>
+
+#include "csv.h"
+#include "opts.h"
+#include "sweep.h"
+
+/* sweep_points() over o->at[], concatenated in o->threads order; the counts are summed. */
+struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
+			   size_t *skipped_rw, size_t *rounded_split);
+
+/* The axes of the thread count threads (one of o->threads). */
+const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads);
+
+/* cpus, nodes, l2_threads, l3_threads of p's row. */
+void scaled_row(struct csv_row *row, const struct run_opts *o, const struct point *p);
+
+#endif
