@@ -63,8 +63,13 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
 	double rep = batch > min_time ? batch : min_time;
 	double s = DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
 
-	if (grows)
-		s += (double)point_region_bytes(p) / (DRYRUN_FAULT_GBPS * 1e9);
+	if (grows) {
+		double rate = p->threads * DRYRUN_FAULT_MBPS * 1e6;
+
+		if (rate > DRYRUN_FAULT_TOTAL_GBPS * 1e9)
+			rate = DRYRUN_FAULT_TOTAL_GBPS * 1e9;
+		s += (double)point_region_bytes(p) * p->threads / rate;
+	}
 	return s;
 }
 
