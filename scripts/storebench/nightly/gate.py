@@ -1,4 +1,4 @@
-# nightly_gate.py — the nightly regression gate over two Google Benchmark JSON files.
+# storebench/nightly/gate.py — the nightly regression gate over two Google Benchmark JSON files.
 # Python 3 standard library; the statistics come from Google Benchmark's compare.py (which needs
 # scipy), run as a program so its U-test is the one every Google Benchmark user already trusts.
 """Classify every point of a run against a baseline.

@@ -1,5 +1,5 @@
-# nightly_summary.py — summary.md of a nightly run, plus the plot and trend steps it links to.
-# Python 3 standard library; reads the run's CSV through storebench_csv (the one CSV reader).
+# storebench/nightly/summary.py — summary.md of a nightly run, plus the plot and trend steps it links to.
+# Python 3 standard library; reads the run's CSV through storebench.reader (the one CSV reader).
 # Why: a red CI light is only useful when the page behind it says which point moved, how sure it is.
 """Write RUN/summary.md from the gate result (scripts/nightly) and the run's CSV metadata."""
 
@@ -9,8 +9,8 @@ import shutil
 import subprocess
 import sys
 
-import nightly_gate as gate
-import storebench_csv
+from storebench import reader
+from storebench.nightly import gate
 
 # Metadata shown in the summary's heading table; the full list follows in a folded table.
 HEADLINE_KEYS = ("utc_time", "host", "cpu_brand", "cpu_codename", "cpu_family", "cpu_model",
@@ -80,8 +80,8 @@ def _point_table(points):
 
 def write(path, res, csv_path, plots, trend):
     try:
-        meta = storebench_csv.load(csv_path).meta
-    except storebench_csv.CsvError as e:
+        meta = reader.load(csv_path).meta
+    except reader.CsvError as e:
         meta = {"error": str(e)}
     pts = res["points"]
     n_reg = sum(p["status"] == "regression" for p in pts)

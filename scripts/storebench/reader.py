@@ -1,9 +1,9 @@
-# storebench_csv.py — read a storebench CSV: its `# key=value` metadata and its columns by name.
+# storebench/reader.py — read a storebench CSV: its `# key=value` metadata and its columns by name.
 # Python 3 standard library only; shared by scripts/plot, scripts/table, scripts/nightly, compare-cpus.
 # One reader means one set of error messages and one idea of what a cache size or a CPU label is.
 """Read storebench result CSVs.
 
-    run = storebench_csv.load(path, required=("kernel", "gbps_median"))
+    run = reader.load(path, required=("kernel", "gbps_median"))
     run.meta["cpu_codename"], run.columns, run.rows (list of dicts, str values)
     run.cache_bytes("l2"), run.cpu_label(), run.date()
 

@@ -1,4 +1,4 @@
-# nightly_budget.py — shapes the nightly sweep so `scripts/nightly --budget` is kept.
+# storebench/nightly/budget.py — shapes the nightly sweep so `scripts/nightly --budget` is kept.
 # Python 3 standard library; asks storebench itself (list --tsv, info) what this machine can run.
 # Why: a CI slot is fixed; a sweep that overruns is killed and gates nothing.
 """Pick the largest of a few sweep shapes whose estimated time fits the budget.
