@@ -152,6 +152,9 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 		metadata_kv(m, "", "min_time_s", "google benchmark flag");
 	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%%");
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
+	/* A run bent on purpose must never become the yardstick of a later one (scripts/nightly). */
+	if (o->slowdown_pct > 0)
+		metadata_kv(m, "", "diagnostic", "inject-slowdown");
 	fclose(m);
 	return text;
 }
