@@ -3,6 +3,8 @@
  * Plain C.  The order is the promise: all bad input is rejected (exit 2) before a file exists
  * or a buffer is mapped; after that every finished point is a complete, flushed CSV row.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +115,7 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 	join_args(argc, argv, buf, sizeof buf);
 	metadata_kv(m, "", "command_line", "%s", buf);
 	metadata_kv(m, "", "machine_id", "%s", of->machine);
-	metadata_kv(m, "", "json_file", "%s", of->json_path);
+	metadata_kv(m, "", "json_file", "%s", of->json.path);
 	metadata_kv(m, "", "tsc_hz", "%.0f", tsc_hz);
 	metadata_kv(m, "", "cycles", "%s", cycles_note);
 	metadata_kv(m, "", "preset", "%s", o->preset);
@@ -193,6 +195,37 @@ static void probe_cycles(char *note, size_t len, bool *ok)
 	}
 }
 
+/*
+ * Descriptors 0-2 that are closed get /dev/null, so no file this run opens (a result file, a
+ * perf counter) can become stdout or stderr and receive the console table or progress.
+ */
+static void fill_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int null = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+
+			if (null >= 0 && null != fd) {
+				dup2(null, fd);
+				close(null);
+			}
+		}
+}
+
+/* The one line a failed write gets: the file, why, and what is left of both files. */
+static int write_failed(struct outfiles *of, const char *file, int err, size_t done)
+{
+	if (done) {
+		fprintf(stderr, "storebench run: writing %s: %s; stopped, both files keep the %zu "
+				"complete points before it\n", file, strerror(err), done);
+		return 1;
+	}
+	fprintf(stderr, "storebench run: writing %s: %s; no point complete, both files removed\n",
+		file, strerror(err));
+	outfiles_discard(of);
+	return 1;
+}
+
 static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	       struct point **points)
 {
@@ -205,7 +238,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0, starved = 0;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
-	int rc, status = 0;
+	int rc, status = 0, werr = 0;
+	const char *failed = NULL;
 	time_t now = time(NULL);
 
 	/* --dry-run plans for this machine or a replayed one; a real run only measures this one */
@@ -263,8 +297,11 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	}
 	/* from here on a signal must leave complete files, so the handlers precede the files */
 	signals_install();
-	if (!outfiles_create(&of, o->csv, o->json, o->machine, &cpu, now))
-		return 2;
+	fill_std_fds();
+	rc = outfiles_create(&of, o->csv, o->json, o->machine, &cpu, now);
+	if (rc)
+		return rc;
+	outfiles_guard(&of);
 	/* notes only once the input is known good: bad input stays one line on stderr */
 	if (o->sel.skipped[0])
 		fprintf(stderr, "storebench run: note: skipping %s\n", o->sel.skipped);
@@ -287,30 +324,37 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	tsc_hz = tsc_calibrate();
 	probe_cycles(cycles_note, sizeof cycles_note, &env.cycles);
 	meta = run_metadata(argc, argv, mach, o, &of, now, tsc_hz, cycles_note);
-	if (!meta || !gbs_open(of.json_path, name_width)) {
-		fprintf(stderr, "storebench run: cannot start the reporters\n");
+	if (!meta) {
+		fprintf(stderr, "storebench run: out of memory\n");
 		outfiles_discard(&of);
+		outfiles_guard(NULL);
 		return 1;
 	}
-	write_preamble(of.csv, meta);
+	gbs_open(of.json.fd, true, name_width);
+	write_preamble(of.csv_stream, meta);
 	free(meta);
-	csv_header(of.csv);
+	csv_header(of.csv_stream);
+	if (!outfiles_keep_csv(&of)) {
+		outfiles_guard(NULL);
+		return write_failed(&of, of.csv.abs, errno, 0);
+	}
 
 	if (!pool_start(&pool, max_threads, o->placement.cpu, o->placement.node, env.cycles, err,
 			sizeof err)) {
 		fprintf(stderr, "storebench run: %s\n", err);
-		gbs_close();
 		outfiles_discard(&of);
+		outfiles_guard(NULL);
 		return 1;
 	}
 	env.pool = &pool;
 	env.o = o;
 	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
-	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv_path);
+	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
 	progress_start(weight, npts);
 	for (size_t i = 0; i < npts && !signals_pending(); i++) {
 		struct csv_row row;
 		double share;
+		off_t kept;
 		int r;
 
 		if (env.cycles)
@@ -324,26 +368,57 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 			status = 1;
 			break;
 		}
-		csv_write(of.csv, &row);
+		/* the row, then the JSON's point: a failure in either cuts both back to done points */
+		kept = of.csv_kept;
+		csv_write(of.csv_stream, &row);
+		if (!outfiles_keep_csv(&of)) {
+			werr = errno;
+			failed = of.csv.abs;
+			break;
+		}
+		werr = gbs_keep();
+		if (werr) {
+			outfiles_cut_csv(&of, kept);
+			failed = of.json.abs;
+			break;
+		}
 		done++;
 		if (r)
 			status = 1;
 	}
 	pool_stop(&pool);
-	gbs_close();
-	if (!done && status) {
-		outfiles_discard(&of); /* not one point measured: nothing worth keeping */
-		return status;
+	rc = gbs_close();
+	if (rc && !failed) {
+		werr = rc;
+		failed = of.json.abs;
+		done = 0; /* a JSON that cannot be finished is not kept, nor the CSV without it */
 	}
-	fclose(of.csv);
+	outfiles_guard(NULL);
+	if (failed)
+		return write_failed(&of, failed, werr, done);
+	if (!done) {
+		outfiles_discard(&of); /* not one point measured: nothing worth keeping */
+		if (signals_pending()) {
+			fprintf(stderr, "storebench: stopped by signal %d before the first point "
+					"finished; both files removed\n", signals_pending());
+			return 128 + signals_pending();
+		}
+		return status ? status : 1;
+	}
+	if (!outfiles_close(&of, &failed)) {
+		fprintf(stderr, "storebench run: closing %s: %s; its last point may be missing\n",
+			failed, strerror(errno));
+		return 1;
+	}
 	fprintf(stderr, "storebench: %zu of %zu points in %.1f s -> %s, %s\n", done, npts,
-		progress_elapsed(), of.csv_path, of.json_path);
+		progress_elapsed(), of.csv.path, of.json.path);
 	if (starved)
 		fprintf(stderr, "storebench: warning: %zu of %zu points ran with under %.0f%% of their "
 				"CPU (other work on the pinned CPUs?); their numbers are low and noisy\n",
 			starved, done, 100 * STARVED_SHARE);
 	if (signals_pending()) {
-		fprintf(stderr, "storebench: stopped by signal %d after %zu points; files are complete\n",
+		fprintf(stderr, "storebench: stopped by signal %d after %zu points; both files are "
+				"complete\n",
 			signals_pending(), done);
 		return 128 + signals_pending();
 	}

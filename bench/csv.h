@@ -29,7 +29,7 @@ void csv_set(struct csv_row *r, enum csv_col c, const char *fmt, ...)
 /* The header line (column names). */
 void csv_header(FILE *out);
 
-/* One row, quoted where needed, flushed so an interrupted run keeps every finished point. */
+/* One row, quoted where needed (the caller flushes it: outfiles_keep_csv). */
 void csv_write(FILE *out, const struct csv_row *r);
 
 #endif

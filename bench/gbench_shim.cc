@@ -5,16 +5,79 @@
 
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
+#include <ostream>
 #include <regex>
+#include <streambuf>
 #include <string>
 #include <vector>
 
 namespace {
+
+// The JSON reporter's stream: it writes to the descriptor the JSON was created with (O_EXCL), so
+// the path is never opened a second time, and remembers the first failed write (a full disk) so
+// the run can stop and cut the file back to its last whole point.
+class FdBuf : public std::streambuf {
+public:
+	int fd = -1;     // the JSON's descriptor (owned by outfiles.c)
+	int error = 0;   // errno of the first failed write or fsync; 0 while all went through
+	off_t kept = 0;  // bytes of the file known complete: context and whole points
+
+	FdBuf() { setp(buf, buf + sizeof buf); }
+
+	// Drop what is buffered and cut the file back to the kept bytes, so writing can resume there.
+	bool rewind()
+	{
+		setp(buf, buf + sizeof buf);
+		error = 0;
+		if (ftruncate(fd, kept) || lseek(fd, kept, SEEK_SET) < 0)
+			error = errno;
+		return !error;
+	}
+
+protected:
+	int overflow(int c) override
+	{
+		if (drain())
+			return traits_type::eof();
+		if (c != traits_type::eof()) {
+			*pptr() = traits_type::to_char_type(c);
+			pbump(1);
+		}
+		return traits_type::not_eof(c);
+	}
+
+	int sync() override { return drain(); }
+
+private:
+	char buf[1 << 16]; // one write per point in practice
+
+	int drain()
+	{
+		const char *p = pbase();
+		size_t n = (size_t)(pptr() - pbase());
+
+		while (n && !error) {
+			ssize_t w = write(fd, p, n);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				error = w < 0 ? errno : EIO;
+				break;
+			}
+			p += w;
+			n -= (size_t)w;
+		}
+		setp(buf, buf + sizeof buf);
+		return error ? -1 : 0;
+	}
+};
 
 // Forwards to the console and JSON reporters, but starts each only once and finalises only at
 // gbs_close, so many RunSpecifiedBenchmarks calls make one console table and one JSON document.
@@ -22,7 +85,8 @@ class TeeReporter : public benchmark::BenchmarkReporter {
 public:
 	benchmark::BenchmarkReporter *display = nullptr;
 	std::unique_ptr<benchmark::JSONReporter> json;
-	std::ofstream json_out;
+	FdBuf json_buf;
+	std::ostream json_out{ &json_buf };
 	size_t name_width = 0;
 	bool started = false;
 	gbs_report_fn report = nullptr;
@@ -34,9 +98,14 @@ public:
 			return true;
 		Context widened = context;
 		widened.name_field_width = std::max(name_width, context.name_field_width);
-		display->ReportContext(widened);
-		if (json)
+		if (display)
+			display->ReportContext(widened);
+		if (json) {
 			json->ReportContext(widened);
+			json_out.flush();
+			if (!json_buf.error)
+				json_buf.kept = lseek(json_buf.fd, 0, SEEK_CUR);
+		}
 		started = true;
 		return true;
 	}
@@ -50,26 +119,34 @@ public:
 			if (run.repetitions <= 1 || (run.run_type == Run::RT_Aggregate &&
 						     run.aggregate_name == "median"))
 				shown.push_back(run);
-		if (!shown.empty())
+		if (display && !shown.empty())
 			display->ReportRuns(shown);
-		if (json) {
+		if (json)
 			json->ReportRuns(runs);
-			json_out.flush();
-		}
 		for (const Run &run : runs)
 			forward(run);
 	}
 
 	void Finalize() override {}
 
-	void finish()
+	// Close the document after the last kept point: whatever came after it (a point whose CSV
+	// row failed, a write that failed) is cut, so the JSON holds exactly the CSV's points.
+	int finish()
 	{
-		if (started) {
+		if (!started)
+			return 0;
+		if (display)
 			display->Finalize();
-			if (json)
-				json->Finalize();
-		}
-		json_out.close();
+		if (!json)
+			return 0;
+		json_out.clear();
+		if (!json_buf.rewind())
+			return json_buf.error;
+		json->Finalize();
+		json_out.flush();
+		if (!json_buf.error && fsync(json_buf.fd))
+			json_buf.error = errno;
+		return json_buf.error;
 	}
 
 private:
@@ -126,6 +203,9 @@ extern "C" bool gbs_init(int argc, char **argv)
 	int n = (int)args.size();
 	args.push_back(nullptr);
 	benchmark::Initialize(&n, args.data());
+	// Google Benchmark reads the CPU's description on first use and exits if it cannot (too few
+	// descriptors, no /sys): let that happen now, before any result file exists.
+	benchmark::CPUInfo::Get();
 	if (n > 1) {
 		std::fprintf(stderr, "storebench run: unknown or malformed Google Benchmark flag '%s'\n",
 			     args[1]);
@@ -157,19 +237,26 @@ extern "C" void gbs_context(const char *key, const char *value)
 	benchmark::AddCustomContext(key, value);
 }
 
-extern "C" bool gbs_open(const char *json_path, size_t name_width)
+extern "C" void gbs_open(int json_fd, bool console, size_t name_width)
 {
-	tee.display = benchmark::CreateDefaultDisplayReporter();
+	tee.display = console ? benchmark::CreateDefaultDisplayReporter() : nullptr;
 	tee.name_width = name_width;
-	if (json_path) {
-		tee.json_out.open(json_path, std::ios::out | std::ios::trunc);
-		if (!tee.json_out)
-			return false;
-		tee.json.reset(new benchmark::JSONReporter());
-		tee.json->SetOutputStream(&tee.json_out);
-		tee.json->SetErrorStream(&tee.json_out);
-	}
-	return true;
+	tee.json_buf.fd = json_fd;
+	tee.json.reset(new benchmark::JSONReporter());
+	tee.json->SetOutputStream(&tee.json_out);
+	tee.json->SetErrorStream(&tee.json_out);
+}
+
+extern "C" int gbs_keep(void)
+{
+	if (!tee.started)
+		return 0;
+	tee.json_out.flush();
+	if (!tee.json_buf.error && fsync(tee.json_buf.fd))
+		tee.json_buf.error = errno;
+	if (!tee.json_buf.error)
+		tee.json_buf.kept = lseek(tee.json_buf.fd, 0, SEEK_CUR);
+	return tee.json_buf.error;
 }
 
 extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void *ctx)
@@ -211,7 +298,7 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 	return runs;
 }
 
-extern "C" void gbs_close(void)
+extern "C" int gbs_close(void)
 {
-	tee.finish();
+	return tee.finish();
 }

@@ -64,16 +64,24 @@ bool gbs_filter_match(const char *name);
 void gbs_context(const char *key, const char *value);
 
 /*
- * Start the console reporter (stdout, respecting --benchmark_format/--benchmark_color) and the
- * JSON reporter writing json_path (an existing, empty file); name_width aligns the console.
+ * Start the JSON reporter on json_fd (the empty file outfiles.c created; never reopened by name)
+ * and, if console, Google Benchmark's console table on stdout (--benchmark_format/_color);
+ * name_width aligns the table.
  */
-bool gbs_open(const char *json_path, size_t name_width);
+void gbs_open(int json_fd, bool console, size_t name_width);
+
+/* Flush and fsync the JSON: every point reported so far is kept.  0, or the errno of a failure. */
+int gbs_keep(void);
 
 /* Register, run and forget one point; report() sees every run.  Returns the runs reported. */
 size_t gbs_run_point(const struct gbs_point *pt, gbs_report_fn report, void *ctx);
 
-/* Finish the JSON document and close it. */
-void gbs_close(void);
+/*
+ * Finish the JSON document after the last kept point (anything reported after it is cut, so
+ * both files hold the same points) and fsync it.  0, or the errno of a failure.  The caller
+ * closes the descriptor.
+ */
+int gbs_close(void);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
  * outfiles.c — result file naming and exclusive creation.
  * Plain C, POSIX.  Default names carry the UTC second; if two runs start in the same second the
- * later one gets a -2, -3 ... suffix rather than failing or overwriting.
+ * later one gets a -2, -3 ... suffix rather than failing or overwriting.  A path that does not fit
+ * PATH_MAX is refused whole: a cut name would create, and later remove, some other file.
  */
 #include "outfiles.h"
 
@@ -9,6 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,7 +45,7 @@ void machine_id(const struct cpu_info *cpu, char *buf, size_t len)
 
 static int mkdirs(const char *path)
 {
-	char tmp[1024];
+	char tmp[PATH_MAX];
 
 	snprintf(tmp, sizeof tmp, "%s", path);
 	for (char *p = tmp + 1; *p; p++) {
@@ -56,12 +59,7 @@ static int mkdirs(const char *path)
 	return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-static int create_excl(const char *path)
-{
-	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-}
-
-static bool fail_path(const char *what, const char *path, int err)
+static int fail_path(const char *what, const char *path, int err)
 {
 	if (err == EEXIST)
 		fprintf(stderr, "storebench run: %s '%s' already exists; results are never overwritten\n",
@@ -69,79 +67,256 @@ static bool fail_path(const char *what, const char *path, int err)
 	else
 		fprintf(stderr, "storebench run: cannot create %s '%s': %s\n", what, path,
 			strerror(err));
+	return err == EEXIST || err == ENOENT || err == ENOTDIR || err == EISDIR ||
+	       err == ENAMETOOLONG || err == ELOOP ? 2 : 1;
+}
+
+static int too_long(const char *what, const char *path)
+{
+	fprintf(stderr, "storebench run: %s '%.60s...' (%zu bytes): want a path that fits in %d bytes "
+			"whole, as given and made absolute\n",
+		what, path, strlen(path), PATH_MAX - 1);
+	return 2;
+}
+
+/* The absolute form of path: its folder resolved, its last component as given. */
+static bool absolute(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (!realpath(dir, real))
+		return false;
+	if ((size_t)snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "",
+			     slash ? slash + 1 : path) < len)
+		return true;
+	errno = ENAMETOOLONG;
 	return false;
 }
 
-/* path with its .csv extension (if any) replaced by .json */
-static void json_beside(const char *csv, char *out, size_t len)
+/*
+ * Create f->path with O_EXCL on a descriptor above 2 (a closed stdout must not become the
+ * CSV) and remember its inode.  Returns errno, 0 on success.
+ */
+static int create_excl(struct outfile *f)
+{
+	struct stat st;
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644), e;
+
+	if (fd < 0)
+		return errno;
+	f->created = true;
+	if (fstat(fd, &st)) {
+		e = errno;
+		close(fd);
+		return e;
+	}
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->fd = fd;
+	if (fd <= STDERR_FILENO) {
+		f->fd = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		e = errno;
+		close(fd);
+		if (f->fd < 0)
+			return e;
+	}
+	return 0;
+}
+
+/* Remove f if its name still holds the inode this run created (never a file put there since). */
+static void remove_own(struct outfile *f)
+{
+	struct stat st;
+
+	if (f->created && !lstat(f->path, &st) && st.st_dev == f->dev && st.st_ino == f->ino)
+		unlink(f->path);
+	f->created = false;
+}
+
+/* path with its .csv extension (if any) replaced by .json; false if that does not fit */
+static bool json_beside(const char *csv, char *out, size_t len)
 {
 	size_t n = strlen(csv);
 
 	if (n > 4 && !strcmp(csv + n - 4, ".csv"))
 		n -= 4;
-	snprintf(out, len, "%.*s.json", (int)n, csv);
+	return (size_t)snprintf(out, len, "%.*s.json", (int)n, csv) < len;
 }
 
-bool outfiles_create(struct outfiles *of, const char *csv, const char *json, const char *machine,
-		     const struct cpu_info *cpu, time_t now)
+static bool set_path(struct outfile *f, const char *path)
 {
-	int fd = -1, jfd, e;
+	return (size_t)snprintf(f->path, sizeof f->path, "%s", path) < sizeof f->path;
+}
+
+int outfiles_create(struct outfiles *of, const char *csv, const char *json, const char *machine,
+		    const struct cpu_info *cpu, time_t now)
+{
+	char jp[PATH_MAX];
+	int e = EEXIST;
 
 	memset(of, 0, sizeof *of);
+	of->csv.fd = of->json.fd = -1;
 	if (machine)
 		snprintf(of->machine, sizeof of->machine, "%s", machine);
 	else
 		machine_id(cpu, of->machine, sizeof of->machine);
+	if (csv && !set_path(&of->csv, csv))
+		return too_long("--csv", csv);
+	if (json && !set_path(&of->json, json))
+		return too_long("--json", json);
+	if (csv && !json && !json_beside(csv, of->json.path, sizeof of->json.path))
+		return too_long("--csv", csv);
+	if (csv && !absolute(of->csv.path, of->csv.abs, sizeof of->csv.abs))
+		return errno == ENAMETOOLONG ? too_long("--csv", csv) : fail_path("CSV file", csv, errno);
+	if (csv && !absolute(of->json.path, of->json.abs, sizeof of->json.abs))
+		return errno == ENAMETOOLONG ? too_long("--json", of->json.path)
+					     : fail_path("JSON file", of->json.path, errno);
 	if (csv) {
-		snprintf(of->csv_path, sizeof of->csv_path, "%s", csv);
-		fd = create_excl(csv);
-		if (fd < 0)
-			return fail_path("CSV file", csv, errno);
+		e = create_excl(&of->csv);
+		if (e)
+			return fail_path("CSV file", csv, e);
 	} else {
-		char dir[512], stamp[32];
+		char dir[sizeof of->machine + 16], stamp[32]; /* results/<machine> */
 
 		snprintf(dir, sizeof dir, "results/%s", of->machine);
 		if (mkdirs(dir))
 			return fail_path("results folder", dir, errno);
 		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
-		for (int n = 1; fd < 0 && n < 100; n++) {
-			char jp[1024];
-
+		for (int n = 1; e == EEXIST && n < 100; n++) {
 			if (n == 1)
-				snprintf(of->csv_path, sizeof of->csv_path, "%s/%s.csv", dir, stamp);
+				snprintf(of->csv.path, sizeof of->csv.path, "%s/%s.csv", dir, stamp);
 			else
-				snprintf(of->csv_path, sizeof of->csv_path, "%s/%s-%d.csv", dir, stamp, n);
-			json_beside(of->csv_path, jp, sizeof jp);
+				snprintf(of->csv.path, sizeof of->csv.path, "%s/%s-%d.csv", dir, stamp,
+					 n);
+			json_beside(of->csv.path, jp, sizeof jp);
 			if (!json && access(jp, F_OK) == 0)
 				continue;
-			fd = create_excl(of->csv_path);
-			if (fd < 0 && errno != EEXIST)
-				return fail_path("CSV file", of->csv_path, errno);
+			e = create_excl(&of->csv);
 		}
-		if (fd < 0)
-			return fail_path("CSV file", of->csv_path, EEXIST);
+		if (e)
+			return fail_path("CSV file", of->csv.path, e);
+		if (!json)
+			snprintf(of->json.path, sizeof of->json.path, "%s", jp);
+		if (!absolute(of->csv.path, of->csv.abs, sizeof of->csv.abs) ||
+		    !absolute(of->json.path, of->json.abs, sizeof of->json.abs)) {
+			e = errno;
+			outfiles_discard(of);
+			return e == ENAMETOOLONG ? too_long("--json", of->json.path)
+						 : fail_path("JSON file", of->json.path, e);
+		}
 	}
-	if (json)
-		snprintf(of->json_path, sizeof of->json_path, "%s", json);
-	else
-		json_beside(of->csv_path, of->json_path, sizeof of->json_path);
-	jfd = create_excl(of->json_path);
-	if (jfd < 0) {
+	e = create_excl(&of->json);
+	if (e) {
+		outfiles_discard(of);
+		return fail_path("JSON file", of->json.path, e);
+	}
+	of->csv_stream = fdopen(of->csv.fd, "w");
+	if (!of->csv_stream) {
 		e = errno;
-		close(fd);
-		unlink(of->csv_path);
-		return fail_path("JSON file", of->json_path, e);
+		outfiles_discard(of);
+		return fail_path("CSV file", of->csv.path, e);
 	}
-	close(jfd);
-	of->csv = fdopen(fd, "w");
-	return of->csv != NULL;
+	return 0;
+}
+
+bool outfiles_keep_csv(struct outfiles *of)
+{
+	off_t at;
+	int e;
+
+	if (fflush(of->csv_stream) == 0 && !ferror(of->csv_stream) && fsync(of->csv.fd) == 0 &&
+	    (at = lseek(of->csv.fd, 0, SEEK_CUR)) >= 0) {
+		of->csv_kept = at;
+		return true;
+	}
+	e = errno;
+	outfiles_cut_csv(of, of->csv_kept);
+	errno = e;
+	return false;
+}
+
+void outfiles_cut_csv(struct outfiles *of, off_t to)
+{
+	/* drop what stdio still holds: the cut-back file must not grow a partial row again */
+	__fpurge(of->csv_stream);
+	clearerr(of->csv_stream);
+	if (!ftruncate(of->csv.fd, to))
+		fsync(of->csv.fd);
+	lseek(of->csv.fd, to, SEEK_SET);
+	of->csv_kept = to;
+}
+
+bool outfiles_close(struct outfiles *of, const char **failed)
+{
+	bool ok = true;
+	int e = 0;
+
+	*failed = NULL;
+	if (of->csv_stream) {
+		if (!outfiles_keep_csv(of)) {
+			e = errno;
+			*failed = of->csv.abs;
+			ok = false;
+		}
+		if (fclose(of->csv_stream) && ok) {
+			e = errno;
+			*failed = of->csv.abs;
+			ok = false;
+		}
+		of->csv_stream = NULL;
+		of->csv.fd = -1;
+	}
+	if (of->json.fd >= 0) {
+		int synced = fsync(of->json.fd), se = errno;
+
+		if ((close(of->json.fd) || synced) && ok) {
+			e = synced ? se : errno;
+			*failed = of->json.abs;
+			ok = false;
+		}
+		of->json.fd = -1;
+	}
+	errno = e;
+	return ok;
 }
 
 void outfiles_discard(struct outfiles *of)
 {
-	if (of->csv)
-		fclose(of->csv);
-	of->csv = NULL;
-	unlink(of->csv_path);
-	unlink(of->json_path);
+	if (of->csv_stream)
+		fclose(of->csv_stream);
+	else if (of->csv.fd >= 0)
+		close(of->csv.fd);
+	if (of->json.fd >= 0)
+		close(of->json.fd);
+	of->csv_stream = NULL;
+	of->csv.fd = of->json.fd = -1;
+	remove_own(&of->csv);
+	remove_own(&of->json);
+}
+
+static struct outfiles *guarded;
+
+static void remove_at_exit(void)
+{
+	if (!guarded)
+		return;
+	outfiles_discard(guarded);
+	fprintf(stderr, "storebench run: Google Benchmark ended the process before the files were "
+			"complete; both files removed\n");
+}
+
+void outfiles_guard(struct outfiles *of)
+{
+	static bool registered;
+
+	if (!registered)
+		registered = !atexit(remove_at_exit);
+	guarded = of;
 }

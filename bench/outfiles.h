@@ -2,34 +2,66 @@
  * outfiles.h — where a run's CSV and JSON go, created exclusively: no result is overwritten.
  * Plain C, POSIX.  Default: results/<machine>/<UTC time>.csv with the JSON beside it; the machine
  * id comes from the CPU (codename, else family-model) and the short host name.
+ * Each file is opened once (O_EXCL) and written through that descriptor until the end, so a path
+ * swapped for a symlink mid-run is never followed; a file is only removed while its name still
+ * holds the inode this run created.
  */
 #ifndef STOREBENCH_OUTFILES_H
 #define STOREBENCH_OUTFILES_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "cpu.h"
 
+/* One result file: its names, the descriptor this run created it with and that inode. */
+struct outfile {
+	char path[PATH_MAX]; /* as given (or built), relative to the caller's directory */
+	char abs[PATH_MAX];  /* absolute, for the `storebench: csv|json PATH` lines */
+	int fd;              /* the O_EXCL descriptor, -1 once closed */
+	dev_t dev;           /* device and inode of fd: outfiles_discard removes only this file */
+	ino_t ino;
+	bool created;        /* this run created it (and has not removed it) */
+};
+
 struct outfiles {
-	char machine[128];
-	char csv_path[1024];
-	char json_path[1024];
-	FILE *csv;
+	char machine[128];  /* results folder name (--machine or machine_id) */
+	struct outfile csv; /* the CSV, written through the stream below */
+	struct outfile json; /* the JSON, written by the shim on json.fd */
+	FILE *csv_stream;    /* stdio stream on csv.fd */
+	off_t csv_kept;      /* bytes of the CSV known complete (preamble, header, whole rows) */
 };
 
 /* The default results folder name, "turin-buildhost": codename (or f1a-m02) + short host name. */
 void machine_id(const struct cpu_info *cpu, char *buf, size_t len);
 
 /*
- * Create both files (O_EXCL).  csv/json may be NULL for the defaults; now names the default
- * files.  On failure prints one line, removes whatever it created and returns false.
+ * Create both files (O_EXCL, never on descriptors 0-2).  csv/json may be NULL for the defaults;
+ * now names the default files.  On failure prints one line, removes whatever it created and
+ * returns the exit status (2: bad or clashing path, 1: the system refused); 0 on success.
  */
-bool outfiles_create(struct outfiles *of, const char *csv, const char *json, const char *machine,
-		     const struct cpu_info *cpu, time_t now);
+int outfiles_create(struct outfiles *of, const char *csv, const char *json, const char *machine,
+		    const struct cpu_info *cpu, time_t now);
 
-/* Remove both files (a run that produced no row). */
+/*
+ * Flush and fsync the CSV; on success everything written so far is kept.  On failure errno
+ * says why and the CSV is cut back to what was kept before.
+ */
+bool outfiles_keep_csv(struct outfiles *of);
+
+/* Cut the CSV back to its first `to` bytes (a kept length), dropping anything buffered. */
+void outfiles_cut_csv(struct outfiles *of, off_t to);
+
+/* fsync and close both files; false (errno set, name in *failed) if either fails. */
+bool outfiles_close(struct outfiles *of, const char **failed);
+
+/* Remove both files, each only if its name still holds the inode this run created. */
 void outfiles_discard(struct outfiles *of);
+
+/* Arm (of) or disarm (NULL) removal of both files should anything call exit() meanwhile. */
+void outfiles_guard(struct outfiles *of);
 
 #endif
