@@ -1,0 +1,104 @@
+# advise_report.py — what `advise` hands back: the text report (its last three lines are the ones to
+# paste), a tidy CSV of the verification with provenance, and a gnuplot plot of the curves and thresholds.
+# Python 3 standard library + gnuplot 5.4; the plot's data and labels reach gnuplot as data files only.
+"""Writing advise's results."""
+
+import csv
+import os
+import shutil
+import subprocess
+
+from storebench import advise_measure as am
+
+GP = os.path.join(am.SCRIPTS, "gnuplot", "advise.gp")
+COLUMNS = ("size_class", "class_kind", "call_bytes", "threads", "setting", "tunables", "round",
+           "order", "gbps")
+fb = am.sc.fmt_bytes
+
+
+def fmt_threshold(v):
+    if v is None:
+        return "unset"
+    if isinstance(v, int) and v >= 1 << 60:
+        return "%#x (never)" % v
+    return "%d (%s)" % (v, fb(v)) if isinstance(v, int) else str(v)
+
+
+def pct(x):
+    return "%+.1f%%" % (100 * x) if x is not None else "n/a"
+
+
+def verification_lines(table, rounds, threads):
+    out = ["verification: libc memset, %d thread%s, %d interleaved rounds (default/advised "
+           "order alternating); gain = advised/default - 1, median over rounds [range%s]" % (
+               threads, "" if threads == 1 else "s", rounds,
+               " without best and worst round" if rounds >= 5 else "")]
+    out.append("  %-44s %-26s %10s %10s %22s  %s" % ("size class", "sizes", "default", "advised",
+                                                    "gain [spread]", "verdict"))
+    for row in table:
+        sizes = ",".join(fb(s).replace(" ", "") for s in row["sizes"])
+        d = "%.2f GB/s" % row["default"] if row["default"] else "n/a"
+        a = "%.2f GB/s" % row["advised"] if row["advised"] else "n/a"
+        spread = "%s [%s..%s]" % (pct(row["gain"]), pct(row["low"]), pct(row["high"]))
+        out.append("  %-44s %-26s %10s %10s %22s  %s" % (row["name"][:44], sizes[:26], d, a,
+                                                        spread, row["verdict"]))
+    return out
+
+
+def write_csv(path, meta, table, measured, threads, advised, default):
+    """One row per size, setting and round: the verification's raw paired numbers."""
+    cls = {}
+    for row in table:
+        for s in row["sizes"]:
+            cls.setdefault(s, (row["name"], row["kind"]))
+    with open(path, "x", newline="") as f:
+        for key, value in meta:
+            f.write("# %s=%s\n" % (key, str(value).replace("\n", " ")))
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        for k, rnd in enumerate(measured, 1):
+            order = "default-first" if k % 2 == 1 else "advised-first"
+            for setting in ("default", "advised"):
+                for s in sorted(rnd[setting]):
+                    name, kind = cls.get(s, ("", ""))
+                    tun = advised if setting == "advised" else (default or "")
+                    w.writerow((name, kind, s, threads, setting, tun, k, order,
+                                "%.4f" % rnd[setting][s] if rnd[setting][s] else ""))
+
+
+def _gp_str(text):
+    """A gnuplot single-quoted string literal (a quote is doubled, nothing else is special)."""
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def write_plot(folder, base, title, series, lines):
+    """series: [(title, {size: gbps})]; lines: [(size, label)].  Writes <base>.dat (one block per
+    series, its title as the block's first field), <base>.lines.dat, and <base>.png/.svg.
+    Returns the image paths, or raises RuntimeError with gnuplot's last line."""
+    dat = os.path.join(folder, base + ".dat")
+    ldat = os.path.join(folder, base + ".lines.dat")
+    ymax = max([v for _, c in series for v in c.values() if v] or [1]) * 1.1
+    with open(dat, "x", newline="") as f:
+        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC)
+        for name, curve in series:
+            w.writerow(("size_bytes", name))
+            for s in sorted(curve):
+                if curve[s]:
+                    w.writerow((s, round(curve[s], 4)))
+            f.write("\n\n")
+    with open(ldat, "x", newline="") as f:
+        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC)
+        for s, label in lines:
+            w.writerow((s, round(ymax, 4), label.replace('"', "'")))
+    if shutil.which("gnuplot") is None:
+        raise RuntimeError("gnuplot not found (Debian: apt-get install gnuplot-nox)")
+    out = os.path.join(folder, base)
+    defs = ["datafile=%s" % _gp_str(dat), "linesfile=%s" % _gp_str(ldat),
+            "outbase=%s" % _gp_str(out), "ptitle=%s" % _gp_str(title),
+            "nseries=%d" % len(series), "nlines=%d" % len(lines)]
+    proc = subprocess.run(["gnuplot", "-e", "; ".join(defs), GP], capture_output=True, text=True,
+                          timeout=120)
+    err = [l for l in proc.stderr.splitlines() if l.strip()]
+    if proc.returncode != 0 or err:
+        raise RuntimeError("gnuplot: %s" % (err[-1] if err else "exit %d" % proc.returncode))
+    return [out + ".png", out + ".svg"]

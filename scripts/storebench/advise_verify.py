@@ -1,0 +1,114 @@
+# advise_verify.py — proof for `advise`: libc memset re-measured in child processes under the default
+# and the advised GLIBC_TUNABLES, interleaved in rounds, and the gain per size class with its spread.
+# Python 3 standard library only.  Rounds alternate the order (default first, then advised first) so drift cancels.
+"""Verification of advised tunables.
+
+Each round runs two `storebench run --kernels memset` children over the same sizes, one per
+setting, the order alternating from round to round.  Per size and round the gain is the paired
+ratio advised/default; a size class's gain per round is the geometric mean of its sizes' ratios.
+The class's gain is the median over rounds and its spread the range of the rounds, without the
+best and the worst round once there are five or more (one stalled round must not decide).
+A class is `gain` when even the low end of that range is a gain, `loss` when even the high end
+is a loss, and `noise` otherwise.
+"""
+
+import math
+
+from storebench import advise_measure as am
+
+
+def sizes_between(lo, hi, count):
+    """count sizes spread geometrically strictly inside (lo, hi), rounded to 64 bytes when above
+    4 KiB (the kernels' line granule; below it exact bytes keep small classes apart)."""
+    out = []
+    for k in range(1, count + 1):
+        s = lo * (hi / lo) ** (k / (count + 1))
+        s = int(round(s / 64) * 64) if s > 4096 else int(round(s))
+        if lo < s < hi and s not in out:
+            out.append(s)
+    return out
+
+
+def plan(changes, smallest, largest, per_region=3, controls=2):
+    """Size classes to verify: [(name, kind, [sizes])]; kind 'changed' for each region a
+    tunable moves ((label, lo, hi) in changes), 'control' below and above all of them."""
+    classes = []
+    for label, lo, hi in changes:
+        classes.append((label, "changed", sizes_between(lo, min(hi, largest * 2), per_region)))
+    lows = [lo for _, lo, _ in changes]
+    highs = [hi for _, _, hi in changes]
+    if lows and min(lows) / 4 >= smallest:
+        lo = min(lows)
+        classes.append(("control below %s" % am.sc.fmt_bytes(lo), "control",
+                        sizes_between(lo / 2 ** (controls + 1), lo, controls)))
+    if highs and max(highs) * 4 <= largest:
+        hi = max(highs)
+        classes.append(("control above %s" % am.sc.fmt_bytes(hi), "control",
+                        sizes_between(hi, hi * 2 ** (controls + 1), controls)))
+    return [c for c in classes if c[2]]
+
+
+def _span(values):
+    vals = sorted(values)
+    if len(vals) >= 5:
+        vals = vals[1:-1]
+    return vals[0], vals[-1]
+
+
+def median(values):
+    vals = sorted(values)
+    n = len(vals)
+    return (vals[n // 2] if n % 2 else (vals[n // 2 - 1] + vals[n // 2]) / 2) if n else None
+
+
+def run_rounds(exe, folder, classes, threads, advised, rounds, min_time, default=None,
+               progress=None):
+    """Measure; returns {"rounds": [{"default": {size: gbps}, "advised": {...}, "paths": [..]}]}.
+    default: the GLIBC_TUNABLES string of the baseline (None: the environment's, unchanged)."""
+    sizes = sorted({s for _, _, ss in classes for s in ss})
+    calls = ",".join(str(s) for s in sizes)
+    out = []
+    for k in range(rounds):
+        order = ("default", "advised") if k % 2 == 0 else ("advised", "default")
+        got, paths = {}, []
+        for which in order:
+            path = "%s/verify-r%d-%s.csv" % (folder, k + 1, which)
+            run = am.run(exe, path, "memset", calls, str(threads), 1, min_time,
+                         tunables=advised if which == "advised" else default, progress=progress)
+            paths.append(path)
+            got[which] = {am.sc.ival(r, "call_bytes"): am.sc.num(r["gbps_median"])
+                          for r in run.rows if r["kernel"] == "memset"}
+        got["paths"] = paths
+        out.append(got)
+    return out
+
+
+def summarize(classes, measured):
+    """Per class: {"name", "kind", "sizes", "default", "advised" (median GB/s over rounds and
+    sizes, geometric), "gain" (median ratio - 1), "low", "high" (spread of the round gains),
+    "verdict": gain | loss | noise}."""
+    table = []
+    for name, kind, sizes in classes:
+        per_round, d_all, a_all = [], [], []
+        for rnd in measured:
+            ratios = []
+            for s in sizes:
+                d, a = rnd["default"].get(s), rnd["advised"].get(s)
+                if d and a:
+                    ratios.append(a / d)
+                    d_all.append(d)
+                    a_all.append(a)
+            if ratios:
+                per_round.append(math.exp(sum(math.log(r) for r in ratios) / len(ratios)))
+        if not per_round:
+            table.append({"name": name, "kind": kind, "sizes": sizes, "default": None,
+                          "advised": None, "gain": None, "low": None, "high": None,
+                          "verdict": "noise", "rounds": 0})
+            continue
+        lo, hi = _span(per_round)
+        verdict = "gain" if lo > 1 else "loss" if hi < 1 else "noise"
+        table.append({"name": name, "kind": kind, "sizes": sizes,
+                      "default": am.sc.geomean(d_all), "advised": am.sc.geomean(a_all),
+                      "gain": median(per_round) - 1, "low": lo - 1, "high": hi - 1,
+                      "verdict": verdict, "rounds": len(per_round)})
+    return table

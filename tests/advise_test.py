@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+# advise_test.py — scripts/advise (issue 13): the crossover finder on a real sweep of this project's
+# Skylake-SP guest and on constructed curves, verification through real storebench children with a
+# real tunable, tunables glibc would not apply, and bad usage.  Asserts behaviour, never speed.
+"""Usage: advise_test.py ROOT STOREBENCH PART    (PART: cross, verify, tunables, usage)"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+ROOT, EXE, PART = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+os.environ["STOREBENCH_BIN"] = EXE
+from storebench import advise_cross as ac  # noqa: E402
+from storebench import advise_glibc as ag  # noqa: E402
+from storebench import advise_measure as am  # noqa: E402
+from storebench import advise_verify as av  # noqa: E402
+
+FIXTURE = os.path.join(ROOT, "tests", "fixtures", "advise-skylake-sp-sweep.csv")
+ADVISE = os.path.join(ROOT, "scripts", "advise")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: %s" % what)
+
+
+def curve(points, spread=1.0):
+    """{size: (median, low, high)} from {size: median}, every point +-spread."""
+    return {s: (v, v - spread, v + spread) for s, v in points.items()}
+
+
+SIZES = [256 * 2 ** k for k in range(12)]
+
+
+def test_cross():
+    # A real sweep: every reported crossover is backed by the rule it claims.
+    run = am.sc.load(FIXTURE)
+    for key in ("cpu_codename", "glibc_version", "command", "storebench_version"):
+        check(key in run.meta or any(k.startswith(key) for k in run.meta),
+              "fixture keeps its provenance (%s)" % key)
+    pairs = (("avx2_t_u4", "rep_stosb"), ("rep_stosb", "avx2_nt_u4"))
+    for a, b in pairs:
+        ca, _ = am.curves(run, a, 1, use_flagged=True)
+        cb, _ = am.curves(run, b, 1, use_flagged=True)
+        check(len(ca) >= 30 and set(ca) == set(cb), "fixture has both %s and %s at 1 thread" % (a, b))
+        res = ac.find(ca, cb, a, b)
+        check(res["leader"] in (a, b), "%s vs %s: a leader at small sizes" % (a, b))
+        bounds = [c["size"] for c in res["crossovers"]] + [max(ca) + 1]
+        leader = res["leader"]
+        start = min(ca)
+        for c, end in zip([None] + res["crossovers"], bounds):
+            if c:
+                check(ac.verdict(ca[c["size"]], cb[c["size"]]) == (1 if c["to"] == a else -1),
+                      "%s vs %s: the new leader clearly wins at its crossover %d" % (a, b, c["size"]))
+                check(c["band"][0] < c["size"], "band starts below the crossover")
+                leader, start = c["to"], c["size"]
+            loser = 1 if leader == b else -1
+            lost = [s for s in ca if start <= s < end and ac.verdict(ca[s], cb[s]) == loser
+                    and s not in res["blips"]]
+            check(not lost, "%s vs %s: %s holds from %d until the next crossover (lost at %s)" % (
+                a, b, leader, start, lost))
+    # The real sweep measured here: vector loop first, rep stosb wins in L1, loses again in L2.
+    ca, _ = am.curves(run, "avx2_t_u4", 1, use_flagged=True)
+    cb, _ = am.curves(run, "rep_stosb", 1, use_flagged=True)
+    res = ac.find(ca, cb, "avx2_t_u4", "rep_stosb")
+    check([c["to"] for c in res["crossovers"]] == ["rep_stosb", "avx2_t_u4"],
+          "fixture: two crossings, into rep stosb and back (%s)" % res["crossovers"])
+
+    # Constructed: no crossing.
+    a = curve({s: 20.0 for s in SIZES})
+    b = curve({s: 10.0 for s in SIZES})
+    res = ac.find(a, b, "a", "b")
+    check(res["leader"] == "a" and res["crossovers"] == [], "no crossing: a leads, no crossover")
+    check(ac.threshold(res, "a", "b", 2048, 256)[0] == "never", "no crossing: b is turned off")
+    # A crossing inside the noise: b is ahead above 4 KiB, but by less than the spread.
+    b = curve({s: 20.5 if s >= 4096 else 10.0 for s in SIZES}, spread=2.0)
+    res = ac.find(a, b, "a", "b")
+    check(res["crossovers"] == [], "crossing within noise is not a crossover")
+    check(res["ties"] == [s for s in SIZES if s >= 4096], "within noise: those sizes are ties")
+    check(ac.threshold(res, "a", "b", 2048, 256)[0] is None,
+          "ties above the threshold: keep the default (%s)" % (ac.threshold(res, "a", "b", 2048, 256),))
+    # Two crossings: b wins from 4 KiB, a again from 128 KiB.
+    b = curve({s: 30.0 if 4096 <= s < 131072 else 10.0 for s in SIZES})
+    res = ac.find(a, b, "a", "b")
+    check([(c["from"], c["to"], c["size"]) for c in res["crossovers"]] ==
+          [("a", "b", 4096), ("b", "a", 131072)], "two crossings found (%s)" % res["crossovers"])
+    check(res["crossovers"][0]["band"] == (2048, 4096), "band from last old win to first new win")
+    check(ac.threshold(res, "a", "b", 256, 256) == (2048, "crossover band 2048..4096"),
+          "threshold moves up to the band's low edge")
+    check(ac.threshold(res, "a", "b", 65536, 256)[0] == 4096, "threshold moves down to the band")
+    check(ac.threshold(res, "a", "b", 2048, 256)[0] is None, "threshold in the band: keep")
+    check(ac.lost_again(res, "b")["size"] == 131072, "the loss after the crossing is reported")
+    # One clear win amid the other's is a blip, not two crossings.
+    b = curve({s: 30.0 if s == 8192 else 10.0 for s in SIZES})
+    res = ac.find(a, b, "a", "b")
+    check(res["crossovers"] == [] and res["blips"] == [8192], "a lone win is a blip (%s)" % res)
+    # Flagged points (None) count as ties.
+    b = curve({s: 30.0 for s in SIZES})
+    b[4096] = None
+    check(ac.verdicts(a, b)[SIZES.index(4096)] == (4096, 0), "an unusable point is a tie")
+
+
+def test_verify():
+    # Real children, a real tunable, small sizes: the advised child runs under GLIBC_TUNABLES.
+    tun = "glibc.cpu.x86_rep_stosb_threshold=1048576"
+    classes = [("rep stosb 2 KiB..1 MiB", "changed", [4096, 16384]),
+               ("control below 2 KiB", "control", [512])]
+    with tempfile.TemporaryDirectory() as tmp:
+        measured = av.run_rounds(EXE, tmp, classes, 1, tun, 2, 0.001)
+        files = sorted(f for f in os.listdir(tmp) if f.endswith(".csv"))
+        check(files == ["verify-r1-advised.csv", "verify-r1-default.csv", "verify-r2-advised.csv",
+                        "verify-r2-default.csv"], "one CSV per round and setting (%s)" % files)
+        for f in files:
+            run = am.sc.load(os.path.join(tmp, f))
+            want = tun if "advised" in f else os.environ.get("GLIBC_TUNABLES", "")
+            check(run.meta.get("glibc_tunables", "") == want,
+                  "%s ran with GLIBC_TUNABLES=%r (metadata %r)" % (f, want,
+                                                                   run.meta.get("glibc_tunables")))
+            check(sorted(am.sc.ival(r, "call_bytes") for r in run.rows) == [512, 4096, 16384]
+                  and all(r["verified"] == "ok" and r["kernel"] == "memset" for r in run.rows),
+                  "%s: memset verified at every size" % f)
+        table = av.summarize(classes, measured)
+        check([r["name"] for r in table] == [c[0] for c in classes], "one row per class")
+        for r in table:
+            check(r["verdict"] in ("gain", "loss", "noise") and r["rounds"] == 2
+                  and r["low"] <= r["gain"] <= r["high"] and r["default"] > 0 and r["advised"] > 0,
+                  "class %s summarized with its spread (%s)" % (r["name"], r))
+    check(av.sizes_between(2048, 16384, 3) == [3444, 5824, 9728], "sizes spread inside a region")
+
+
+def test_tunables():
+    loader = ag.find_loader()
+    tun = ag.list_tunables(loader)
+    check(ag.REP_STOSB in tun and isinstance(tun[ag.REP_STOSB]["value"], int),
+          "the loader lists x86_rep_stosb_threshold with a number")
+    notes = ag.check_tunables(loader, "glibc.cpu.x86_rep_stosb_threshold=4096:glibc.cpu.no_such=1")
+    check(len(notes) == 1 and "glibc.cpu.no_such: unknown to this glibc" in notes[0],
+          "an unknown tunable gets one clear note (%s)" % notes)
+    hi = tun[ag.NON_TEMPORAL]["min"]
+    notes = ag.check_tunables(loader, "%s=%d" % (ag.NON_TEMPORAL, max(hi - 1, 0)))
+    check(len(notes) == 1 and "not applied" in notes[0], "an out-of-range value is noted (%s)" % notes)
+    if ag.MEMSET_NON_TEMPORAL not in tun:
+        notes = ag.check_tunables(loader, "%s=1048576" % ag.MEMSET_NON_TEMPORAL)
+        check(notes and "unknown to this glibc" in notes[0], "2.40's tunable is unknown before 2.40")
+    out = subprocess.run([ADVISE, "--check", "glibc.cpu.no_such=1"], capture_output=True, text=True)
+    check(out.returncode == 1 and "note: glibc.cpu.no_such: unknown" in out.stdout,
+          "--check notes an unknown tunable, exit 1 (%d %r)" % (out.returncode, out.stdout))
+    out = subprocess.run([ADVISE, "--check", "glibc.cpu.x86_rep_stosb_threshold=4096"],
+                         capture_output=True, text=True)
+    check(out.returncode == 0 and "apply" in out.stdout, "--check accepts a good string")
+    var = ag.memset_variant()
+    check(var.get("name") is None and var.get("why") or var.get("vec_bytes") in (16, 32, 64),
+          "the IFUNC variant is named with its width, or why not (%s)" % var)
+    # The whole command on the real sweep, with an unknown tunable in the environment: the note
+    # is printed, nothing unknown is recommended, the files are written.
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, GLIBC_TUNABLES="glibc.cpu.no_such=7")
+        out = subprocess.run([ADVISE, "--sweep", FIXTURE, "--rounds", "2", "--min-time", "0.001",
+                              "--out", os.path.join(tmp, "o")], capture_output=True, text=True,
+                             env=env, timeout=300)
+        check(out.returncode == 0, "advise on the fixture exits 0 (%d: %s)" % (
+            out.returncode, out.stderr.strip()[-300:]))
+        check("note: GLIBC_TUNABLES: glibc.cpu.no_such: unknown to this glibc" in out.stdout,
+              "the environment's unknown tunable is noted")
+        paste = out.stdout.split("paste:")[-1].splitlines()
+        check(len([l for l in paste if l.strip()]) >= 3, "three lines to paste")
+        check(not any("GLIBC_TUNABLES=" in l and ag.MEMSET_NON_TEMPORAL in l for l in paste)
+              or ag.MEMSET_NON_TEMPORAL in ag.list_tunables(loader),
+              "no 2.40 tunable is recommended to an older glibc")
+        for f in ("advise.csv", "advise.txt", "advise.png", "advise.svg"):
+            check(os.path.isfile(os.path.join(tmp, "o", f)), "%s written" % f)
+        run = am.sc.load(os.path.join(tmp, "o", "advise.csv")) if os.path.isfile(
+            os.path.join(tmp, "o", "advise.csv")) and "verification" in out.stdout else None
+        if run:
+            check("advise_recommended" in run.meta and "cpu_codename" in run.meta,
+                  "advise.csv carries provenance")
+
+
+def test_usage():
+    with tempfile.TemporaryDirectory() as tmp:
+        out_dir = os.path.join(tmp, "o")
+        for args, name in ((["--step", "2"], "--step"), (["--rounds", "1"], "--rounds"),
+                           (["--min-time", "x"], "--min-time"), (["--for-threads", "3"], "--for-threads"),
+                           (["--bogus"], "--bogus"), (["--sweep", os.path.join(tmp, "none.csv")], "none.csv"),
+                           (["--min-size", "12 parsecs"], "--min-size")):
+            out = subprocess.run([ADVISE] + args + ["--out", out_dir], capture_output=True, text=True,
+                                 timeout=120)
+            lines = out.stderr.strip().splitlines()
+            check(out.returncode == 2 and len(lines) == 1 and name in lines[0],
+                  "%s: exit 2 with one line naming it (%d %r)" % (args, out.returncode, out.stderr))
+            check(not os.path.exists(out_dir), "%s: nothing written" % args)
+    out = subprocess.run([ADVISE, "--help"], capture_output=True, text=True)
+    check(out.returncode == 0 and "GLIBC_TUNABLES" in out.stdout, "--help describes the command")
+
+
+{"cross": test_cross, "verify": test_verify, "tunables": test_tunables, "usage": test_usage}[PART]()
+if failures:
+    print("%d check(s) failed" % len(failures))
+    sys.exit(1)
+print("ok")
