@@ -1,7 +1,9 @@
 /*
- * signals.h — graceful stop on SIGINT/SIGTERM: the running point finishes, the files complete.
+ * signals.h — graceful stop on SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE: the running point
+ * finishes, the files complete, and the exit status is 128 + the signal (130, 143, 129, 131, 141).
  * Plain C, POSIX signals.
- * A second signal takes the default action, so a stuck run can still be killed.
+ * A second signal (other than SIGPIPE) takes the default action, so a stuck run can still be
+ * killed.
  */
 #ifndef STOREBENCH_SIGNALS_H
 #define STOREBENCH_SIGNALS_H

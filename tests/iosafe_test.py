@@ -3,7 +3,11 @@
 # a full disk (a real 12 KiB tmpfs when root, else a real file-size limit), closed stdout and
 # stderr, a result path swapped for a symlink mid-run, and paths too long for the buffers.
 # Real files and descriptors only; nothing is mocked.
-# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath   (python3 stdlib)
+# Items 12-13: SIGHUP, SIGQUIT and SIGPIPE (a closed progress pipe) stop a sweep like SIGINT with
+# complete files; a signal before the first point, or too few descriptors, leaves both files
+# complete or neither.
+# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath|signals|early
+#        (python3 standard library)
 import csv
 import io
 import json
@@ -55,7 +59,7 @@ def complete_pair(csv_path, json_path, what):
     except ValueError as e:
         check(False, f"{what}: the JSON is valid ({e})")
         return len(rows)
-    names = [b["run_name"] for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
+    names = {b["run_name"] for b in doc["benchmarks"]}
     check(len(names) == len(rows), f"{what}: JSON has {len(names)} points, CSV {len(rows)} rows")
     return len(rows)
 
@@ -204,7 +208,92 @@ def longpath():
         check(sorted(os.listdir(base)) == before, "the refused path wrote nothing")
 
 
-{"diskfull": diskfull, "closedfds": closedfds, "symlink": symlink, "longpath": longpath}[PART]()
+SWEEP = ["--kernels", "memset", "--call", "4KiB..1MiB", "--threads", "1", "--min-time", "0.05",
+         "--repetitions", "2"]
+
+
+def rows_in(path):
+    """Rows (not the header) in a CSV being written."""
+    try:
+        return max(0, sum(1 for line in open(path) if not line.startswith("#")) - 1)
+    except OSError:
+        return 0
+
+
+def stopped(sig, status):
+    """A sweep stopped by sig after two rows: that exit status, and both files complete."""
+    with tempfile.TemporaryDirectory() as d:
+        a = os.path.join(d, "a.csv")
+        p = subprocess.Popen([SB, "run"] + SWEEP + ["--csv", a], cwd=d,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while rows_in(a) < 2 and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.02)
+        p.send_signal(sig)
+        err = p.communicate(timeout=120)[1]
+        check(p.returncode == status, f"signal {sig}: exit {p.returncode}, want {status}")
+        n = complete_pair(a, os.path.join(d, "a.json"), f"signal {sig}")
+        check(2 <= n < 11, f"signal {sig}: stopped mid-sweep with complete files ({n} rows)")
+        check(f"stopped by signal {int(sig)} after {n} points; both files are complete" in err,
+              f"signal {sig}: the last line says so: {err.strip().splitlines()[-1:]}")
+
+
+def signals():
+    stopped(signal.SIGHUP, 129)
+    stopped(signal.SIGQUIT, 131)
+    # `storebench run ... 2>&1 | head -1`: the reader goes away after the first line; the next
+    # progress line raises SIGPIPE, and the point in hand still ends in both files
+    with tempfile.TemporaryDirectory() as d:
+        a = os.path.join(d, "a.csv")
+        p = subprocess.Popen([SB, "run"] + SWEEP + ["--csv", a], cwd=d,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p.stderr.readline()
+        p.stderr.close()
+        p.wait(timeout=120)
+        check(p.returncode == 141, f"closed progress pipe: exit {p.returncode}, want 141")
+        n = complete_pair(a, os.path.join(d, "a.json"), "closed progress pipe")
+        check(1 <= n < 11, f"closed progress pipe: the point in hand finished ({n} rows)")
+
+
+def early():
+    """SIGINT the moment the files exist: whatever point it lands before, the files are both
+    complete (and say so) or both gone (and say so)."""
+    outcomes = set()
+    for attempt in range(6):
+        with tempfile.TemporaryDirectory() as d:
+            a, j = os.path.join(d, "a.csv"), os.path.join(d, "a.json")
+            p = subprocess.Popen([SB, "run"] + SWEEP + ["--csv", a], cwd=d,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            while not os.path.exists(j) and p.poll() is None:
+                pass
+            p.send_signal(signal.SIGINT)
+            err = p.communicate(timeout=120)[1]
+            check(p.returncode == 130, f"early SIGINT: exit {p.returncode}")
+            if os.path.exists(a) or os.path.exists(j):
+                n = complete_pair(a, j, "early SIGINT")
+                check(n >= 1 and "both files are complete" in err, f"early SIGINT kept {n} rows")
+                outcomes.add("kept")
+            else:
+                check("before the first point finished; both files removed" in err,
+                      f"early SIGINT: both removed and said so: {err.strip().splitlines()[-1:]}")
+                outcomes.add("removed")
+    print("outcomes:", sorted(outcomes))
+    check("removed" in outcomes, "at least one signal landed before the first point")
+    # too few descriptors for Google Benchmark's sysfs reads (the issue's `ulimit -n 6`)
+    for n in range(4, 9):
+        with tempfile.TemporaryDirectory() as d:
+            a, j = os.path.join(d, "a.csv"), os.path.join(d, "a.json")
+            lim = (lambda n: lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)))(n)
+            r = run(TINY + ["--csv", a], d, preexec_fn=lim, timeout=60)
+            if r.returncode == 0:
+                complete_pair(a, j, f"ulimit -n {n}")
+            else:
+                check(os.listdir(d) == [], f"ulimit -n {n}: exit {r.returncode} and no file "
+                      f"({os.listdir(d)}: {r.stderr.strip()[-200:]})")
+
+
+{"diskfull": diskfull, "closedfds": closedfds, "symlink": symlink, "longpath": longpath,
+ "signals": signals, "early": early}[PART]()
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
