@@ -26,13 +26,11 @@
 #include "outfiles.h"
 #include "pool.h"
 #include "progress.h"
+#include "quality.h"
 #include "signals.h"
 #include "sweep.h"
 #include "sweep_scaled.h"
 #include "tsc.h"
-
-/* Below this CPU time / wall time, a thread shared its CPU with other work during a point. */
-#define STARVED_SHARE 0.9
 
 /* Headroom left to the OS when checking buffers against MemAvailable. */
 #define MEM_SHARE 0.9
@@ -154,9 +152,13 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 		metadata_kv(m, "", "min_time_s", "google benchmark flag");
 	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%%");
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
+	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
 	/* A run bent on purpose must never become the yardstick of a later one (scripts/nightly). */
-	if (o->slowdown_pct > 0)
-		metadata_kv(m, "", "diagnostic", "inject-slowdown");
+	if (o->slowdown_pct > 0 || o->stall_ms > 0)
+		metadata_kv(m, "", "diagnostic", "%s%s%s", o->slowdown_pct > 0 ? "inject-slowdown" : "",
+			    o->slowdown_pct > 0 && o->stall_ms > 0 ? "," : "",
+			    o->stall_ms > 0 ? "inject-stall" : "");
+	quality_metadata(m, "", &o->quality);
 	fclose(m);
 	return text;
 }
@@ -353,7 +355,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	progress_start(weight, npts);
 	for (size_t i = 0; i < npts && !signals_pending(); i++) {
 		struct csv_row row;
-		double share;
+		struct point_result res;
+		char quality[QUALITY_TEXT_MAX];
 		off_t kept;
 		int r;
 
@@ -361,9 +364,13 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 			for (unsigned t = 0; t < pts[i].threads; t++)
 				env.cycles &= pool.t[t].cycles_fd >= 0;
 		progress_point(i, pts[i].name, point_weight(&pts[i]));
-		r = measure_point(&env, &pts[i], &row, &share);
+		env.stall = i == 0 && o->stall_ms > 0;
+		r = measure_point(&env, &pts[i], &row, &res);
 		scaled_row(&row, o, &pts[i]);
-		starved += share < STARVED_SHARE;
+		if (!r)
+			csv_set(&row, COL_quality, "%s", quality_format(res.quality, quality,
+									sizeof quality));
+		starved += (res.quality & QUALITY_SHARED_CPU) != 0;
 		if (r < 0) {
 			status = 1;
 			break;
@@ -415,7 +422,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	if (starved)
 		fprintf(stderr, "storebench: warning: %zu of %zu points ran with under %.0f%% of their "
 				"CPU (other work on the pinned CPUs?); their numbers are low and noisy\n",
-			starved, done, 100 * STARVED_SHARE);
+			starved, done, 100 * o->quality.cpu_share_min);
 	if (signals_pending()) {
 		fprintf(stderr, "storebench: stopped by signal %d after %zu points; both files are "
 				"complete\n",

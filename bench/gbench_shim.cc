@@ -91,6 +91,7 @@ public:
 	bool started = false;
 	gbs_report_fn report = nullptr;
 	void *report_ctx = nullptr;
+	std::vector<Run> pending; // the last point's runs, until emit()
 
 	bool ReportContext(const Context &context) override
 	{
@@ -110,21 +111,29 @@ public:
 		return true;
 	}
 
-	// The console shows one line per point (the median when there are repetitions, as in the
-	// CSV); the JSON keeps every repetition and statistic for compare.py.
+	// Runs are held until emit(): a point that is measured again (quality.h) shows and keeps
+	// only its last attempt, so the console, the JSON and the CSV tell of the same measurement.
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
-		std::vector<Run> shown;
+		pending.insert(pending.end(), runs.begin(), runs.end());
 		for (const Run &run : runs)
+			forward(run);
+	}
+
+	// The console shows one line per point (the median when there are repetitions, as in the
+	// CSV); the JSON keeps every repetition and statistic for compare.py.
+	void emit(bool keep)
+	{
+		std::vector<Run> shown;
+		for (const Run &run : pending)
 			if (run.repetitions <= 1 || (run.run_type == Run::RT_Aggregate &&
 						     run.aggregate_name == "median"))
 				shown.push_back(run);
-		if (display && !shown.empty())
+		if (keep && display && !shown.empty())
 			display->ReportRuns(shown);
-		if (json)
-			json->ReportRuns(runs);
-		for (const Run &run : runs)
-			forward(run);
+		if (keep && json && !pending.empty())
+			json->ReportRuns(pending);
+		pending.clear();
 	}
 
 	void Finalize() override {}
@@ -296,6 +305,11 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 	benchmark::ClearRegisteredBenchmarks();
 	tee.report = nullptr;
 	return runs;
+}
+
+extern "C" void gbs_emit(bool keep)
+{
+	tee.emit(keep);
 }
 
 extern "C" int gbs_close(void)

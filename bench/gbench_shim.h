@@ -73,8 +73,15 @@ void gbs_open(int json_fd, bool console, size_t name_width);
 /* Flush and fsync the JSON: every point reported so far is kept.  0, or the errno of a failure. */
 int gbs_keep(void);
 
-/* Register, run and forget one point; report() sees every run.  Returns the runs reported. */
+/*
+ * Register, run and forget one point; report() sees every run at once, the console and the JSON
+ * only at gbs_emit.  Returns the runs reported.
+ */
 size_t gbs_run_point(const struct gbs_point *pt, gbs_report_fn report, void *ctx);
+
+/* Show and write the runs of the last gbs_run_point (keep), or drop them (an attempt measured
+ * again); gbs_keep then makes the kept ones durable. */
+void gbs_emit(bool keep);
 
 /*
  * Finish the JSON document after the last kept point (anything reported after it is cut, so

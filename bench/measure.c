@@ -10,15 +10,23 @@
 #include <string.h>
 
 #include "gbench_shim.h"
+#include "quality.h"
 
 /* Timer and barrier cost must stay under 1% of a batch. */
 #define OVERHEAD_SHARE 100
 
 /*
- * And a batch lasts at least this long: the start skew of threads woken from a spin grows with
- * the work around it (a zero-pass batch underestimates it), and interrupts average out.
+ * And a batch aims at twice the quality floor (--batch-ns-min, 100 us): the start skew of threads
+ * woken from a spin grows with the work around it (a zero-pass batch underestimates it), and
+ * interrupts average out.  Twice, so that ordinary noise never takes a batch below the floor.
  */
-#define MIN_BATCH_NS 100000ull
+#define BATCH_AIM 2
+
+/* Timings behind each calibration median: one stall among them moves no median. */
+#define CALIBRATION_SAMPLES 5
+
+/* Checks of the chosen batch size against the floor, each growing it when short. */
+#define CALIBRATION_CHECKS 4
 
 /* The statistics of one counter over the repetitions. */
 struct stat {
@@ -48,6 +56,17 @@ struct run_state {
 	/* accumulated over one Google Benchmark run */
 	uint64_t iters, ns, ticks, cycles, run_until_read;
 	uint64_t *cpu_ns, *wall_ns;    /* per thread */
+	double *batch_ns, *skew;       /* each batch's makespan and start skew / makespan */
+	size_t nbatch, batch_cap;
+	/* each run's median batch and median skew share, in run order; the last ones are the
+	 * repetitions (Google Benchmark only searches the batch count before the first) */
+	double *run_batch_ns, *run_skew;
+	size_t nrun, run_cap;
+	bool oom;                      /* a record above could not grow: its medians are unknown */
+	/* the point's, over the repetitions of its last attempt */
+	double batch_ns_median;        /* median of the repetitions' median batch makespans */
+	double skew_median;            /* the same of their median start skew shares */
+	bool have_batch;               /* the two above are known */
 	/* what the reporter saw */
 	int repetitions;           /* as Google Benchmark ran them */
 	int seen;                  /* repetitions reported one by one (not with aggregates only) */
@@ -63,14 +82,42 @@ static void begin(void *ctx)
 	struct run_state *rs = ctx;
 
 	rs->iters = rs->ns = rs->ticks = rs->cycles = rs->run_until_read = 0;
+	rs->nbatch = 0;
 	memset(rs->cpu_ns, 0, rs->p->threads * sizeof *rs->cpu_ns);
 	memset(rs->wall_ns, 0, rs->p->threads * sizeof *rs->wall_ns);
+}
+
+/* Make room for one more value in the parallel arrays a (and b, when given) of capacity *cap. */
+static bool grow(double **a, double **b, size_t n, size_t *cap)
+{
+	size_t c = *cap ? 2 * *cap : 256;
+	double *x, *y;
+
+	if (n < *cap)
+		return true;
+	x = realloc(*a, c * sizeof *x);
+	if (x)
+		*a = x;
+	y = x && b ? realloc(*b, c * sizeof *y) : NULL;
+	if (y)
+		*b = y;
+	if (!x || (b && !y))
+		return false;
+	*cap = c;
+	return true;
 }
 
 static double batch(void *ctx)
 {
 	struct run_state *rs = ctx;
 	struct batch_time bt = pool_batch(rs->env->pool, rs->p->threads, rs->passes);
+
+	if (grow(&rs->batch_ns, &rs->skew, rs->nbatch, &rs->batch_cap)) {
+		rs->batch_ns[rs->nbatch] = (double)bt.ns;
+		rs->skew[rs->nbatch++] = bt.ns ? (double)bt.skew_ns / (double)bt.ns : 0;
+	} else {
+		rs->oom = true;
+	}
 
 	rs->iters++;
 	rs->ns += bt.ns;
@@ -96,6 +143,12 @@ static size_t end(void *ctx, struct gbs_counter *out)
 
 	if (!rs->iters || !rs->ns)
 		return 0;
+	if (grow(&rs->run_batch_ns, &rs->run_skew, rs->nrun, &rs->run_cap)) {
+		rs->run_batch_ns[rs->nrun] = quality_median(rs->batch_ns, rs->nbatch);
+		rs->run_skew[rs->nrun++] = quality_median(rs->skew, rs->nbatch);
+	} else {
+		rs->oom = true;
+	}
 	if (rs->writers)
 		lines = written / rs->writers / 64.0;
 	/* read and write over the same makespan: they add up to the total in every repetition */
@@ -284,16 +337,23 @@ static uint64_t median_ns(struct pool *pool, unsigned threads, uint64_t passes, 
 
 /*
  * Passes per batch so that barrier + timestamps (a zero-pass batch) stay under 1% and a batch
- * lasts MIN_BATCH_NS.  The time of one pass is measured over enough passes to dwarf the fixed
- * cost, else a 64-byte call would look as slow as the barrier.
+ * lasts BATCH_AIM x floor_ns.  The time of one pass is measured over enough passes to dwarf the
+ * fixed cost, else a 64-byte call would look as slow as the barrier.  Each timing is a median of
+ * several, and the batch chosen is timed again unless that was the size just timed: a stall while
+ * a pass was timed makes it look slow and the batch short, which the second timing sees and
+ * corrects (a stall in the zero-pass batches only makes batches longer).
  */
-static uint64_t calibrate(struct pool *pool, const struct point *p)
+static uint64_t calibrate(struct pool *pool, const struct point *p, double floor_ns)
 {
-	uint64_t overhead = median_ns(pool, p->threads, 0, 9), k = 1, t, pass, passes;
+	uint64_t aim = (uint64_t)(BATCH_AIM * floor_ns), overhead, k = 1, t, pass, passes;
+	uint64_t stall = pool->stall_ns;
 
+	pool->stall_ns = 0; /* --inject-stall hits the batches that time work, not the barrier */
+	overhead = median_ns(pool, p->threads, 0, 9);
+	pool->stall_ns = stall;
 	for (;;) {
-		t = median_ns(pool, p->threads, k, 3);
-		if ((t >= 20 * overhead && t >= MIN_BATCH_NS / 10) || k >= (1ull << 40))
+		t = median_ns(pool, p->threads, k, CALIBRATION_SAMPLES);
+		if ((t >= 20 * overhead && t >= aim / 20) || k >= (1ull << 40))
 			break;
 		k *= 4;
 	}
@@ -301,8 +361,17 @@ static uint64_t calibrate(struct pool *pool, const struct point *p)
 	if (!pass)
 		pass = 1;
 	passes = (OVERHEAD_SHARE * overhead + pass - 1) / pass;
-	if (passes * pass < MIN_BATCH_NS)
-		passes = (MIN_BATCH_NS + pass - 1) / pass;
+	if (passes * pass < aim)
+		passes = (aim + pass - 1) / pass;
+	for (int i = 0; i < CALIBRATION_CHECKS; i++) {
+		if (passes != k)
+			t = median_ns(pool, p->threads, passes, CALIBRATION_SAMPLES);
+		if ((double)t >= floor_ns)
+			break;
+		k = passes;
+		passes = (uint64_t)((double)passes * (double)aim / (double)(t ? t : 1)) + 1;
+	}
+	pool->stall_ns = 0;
 	return passes;
 }
 
@@ -404,6 +473,7 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes +
 		(rs->until_batches ? (rs->until_read + rs->until_batches / 2) / rs->until_batches : 0));
 	csv_set(row, COL_write_bytes, "%llu", (unsigned long long)rs->write_bytes);
+	csv_set(row, COL_rounds, "1");
 	if (!measured) {
 		csv_set(row, COL_verified, "failed");
 		return;
@@ -424,20 +494,91 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	set_stat(row, COL_cycles_per_call_median, rs, C_CYCLES_CALL, rs->st[C_CYCLES_CALL].median);
 	if (rs->have[C_CPU_SHARE])
 		csv_set(row, COL_cpu_share_min, "%.3f", rs->st[C_CPU_SHARE].min);
+	if (rs->have_batch) {
+		csv_set(row, COL_batch_ns_median, "%.0f", rs->batch_ns_median);
+		csv_set(row, COL_start_skew_share, "%.4f", rs->skew_median);
+	}
 	csv_set(row, COL_verified, "ok");
 }
 
+/* The point's median batch and skew over the repetitions of this attempt (the last runs). */
+static void point_medians(struct run_state *rs)
+{
+	size_t reps = rs->repetitions > 0 && (size_t)rs->repetitions < rs->nrun ?
+			      (size_t)rs->repetitions : rs->nrun;
+	size_t first = rs->nrun - reps;
+
+	rs->have_batch = reps && !rs->oom;
+	if (!rs->have_batch)
+		return;
+	rs->batch_ns_median = quality_median(rs->run_batch_ns + first, reps);
+	rs->skew_median = quality_median(rs->run_skew + first, reps);
+}
+
+/* The reasons this attempt's numbers may be bent, by the rules and limits of quality.h. */
+static unsigned judge(const struct quality_limits *l, const struct run_state *rs)
+{
+	const struct stat *g = &rs->st[C_GBPS];
+	unsigned q = 0;
+
+	if (rs->have[C_CPU_SHARE] && rs->st[C_CPU_SHARE].min < l->cpu_share_min)
+		q |= QUALITY_SHARED_CPU;
+	if (g->have_cv && g->cv > l->cv_max)
+		q |= QUALITY_CV;
+	if (rs->have_batch && rs->batch_ns_median < l->batch_ns_min)
+		q |= QUALITY_SHORT_BATCH;
+	if (rs->have_batch && rs->skew_median > l->skew_max)
+		q |= QUALITY_SKEW;
+	if (quality_outlier(rs->rep_gbps, (size_t)rs->nrep, l))
+		q |= QUALITY_OUTLIER;
+	return q;
+}
+
+/* One attempt: calibrate, let Google Benchmark run the repetitions, judge what they gave. */
+static unsigned attempt(const struct measure_env *env, const struct point *p,
+			struct run_state *rs, bool stall)
+{
+	struct pool *pool = env->pool;
+	struct gbs_point gp = {
+		.name = p->name, .min_time = env->o->min_time, .repetitions = env->o->repetitions,
+		.ctx = rs, .begin = begin, .batch = batch, .end = end,
+	};
+
+	rs->until_read = rs->until_batches = 0;
+	rs->repetitions = rs->seen = rs->nrep = 0;
+	rs->batches = 0;
+	rs->nrun = 0;
+	rs->write_bytes = rs->read_bytes = 0;
+	rs->writers = 0;
+	memset(rs->have, 0, sizeof rs->have);
+	memset(rs->st, 0, sizeof rs->st);
+	pool->stall_ns = stall ? (uint64_t)(env->o->stall_ms * 1e6) : 0;
+	rs->passes = calibrate(pool, p, env->o->quality.batch_ns_min);
+	rs->calls_per_thread = rs->passes * pool->t[0].plan.calls;
+	for (unsigned i = 0; i < p->threads; i++) {
+		const struct pool_thread *t = &pool->t[i];
+
+		rs->write_bytes += rs->passes * t->plan.write_bytes;
+		rs->writers += t->plan.write_bytes > 0;
+		if (!t->reads_until_stop)
+			rs->read_bytes += rs->passes * t->plan.read_bytes;
+	}
+	gp.batch_iterations = (int64_t)rs->calls_per_thread;
+	gbs_run_point(&gp, report, rs);
+	point_medians(rs);
+	return judge(&env->o->quality, rs);
+}
+
 int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row,
-		  double *cpu_share)
+		  struct point_result *res)
 {
 	struct pool *pool = env->pool;
 	struct run_state rs;
-	struct gbs_point gp = {
-		.name = p->name, .min_time = env->o->min_time, .repetitions = env->o->repetitions,
-		.ctx = &rs, .begin = begin, .batch = batch, .end = end,
-	};
+	unsigned q;
 	bool ok = true;
 
+	memset(res, 0, sizeof *res);
+	res->cpu_share = 1;
 	memset(&rs, 0, sizeof rs);
 	rs.env = env;
 	rs.p = p;
@@ -455,28 +596,30 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	pool->prefill = (int)env->o->prefill;
 	pool->slowdown = env->o->slowdown_pct / 100.0;
 	pool_run(pool, TASK_PREFILL, p->threads);
-	rs.passes = calibrate(pool, p);
-	rs.calls_per_thread = rs.passes * pool->t[0].plan.calls;
-	for (unsigned i = 0; i < p->threads; i++) {
-		const struct pool_thread *t = &pool->t[i];
-
-		rs.write_bytes += rs.passes * t->plan.write_bytes;
-		rs.writers += t->plan.write_bytes > 0;
-		if (!t->reads_until_stop)
-			rs.read_bytes += rs.passes * t->plan.read_bytes;
+	/* short batches or an outlier: what calibration got wrong or a passing stall, so once more */
+	q = attempt(env, p, &rs, env->stall);
+	if (q & (QUALITY_SHORT_BATCH | QUALITY_OUTLIER)) {
+		gbs_emit(false);
+		res->remeasured = true;
+		q = attempt(env, p, &rs, env->stall);
 	}
-	gp.batch_iterations = (int64_t)rs.calls_per_thread;
-	gbs_run_point(&gp, report, &rs);
+	gbs_emit(true);
 	pool_run(pool, TASK_VERIFY, p->threads);
 	for (unsigned i = 0; i < p->threads; i++)
 		ok &= pool->t[i].ok;
 	if (!ok)
 		verify_failed(pool, p);
 	fill_row(env, p, &rs, ok && rs.have[C_GBPS], row);
-	*cpu_share = rs.have[C_CPU_SHARE] ? rs.st[C_CPU_SHARE].min : 1;
+	csv_set(row, COL_remeasured, "%d", res->remeasured);
+	res->quality = q;
+	res->cpu_share = rs.have[C_CPU_SHARE] ? rs.st[C_CPU_SHARE].min : 1;
 	free(rs.cpu_ns);
 	free(rs.wall_ns);
 	free(rs.rep_gbps);
 	free(rs.rep_read);
+	free(rs.batch_ns);
+	free(rs.skew);
+	free(rs.run_batch_ns);
+	free(rs.run_skew);
 	return ok ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "plan_rules.h"
+#include "quality.h"
 #include "sizes.h"
 
 /* Limits of single-valued options: enforced in opts.c, stated in their help in options.def. */
@@ -18,6 +19,12 @@
 #define MIN_TIME_MIN_S 0.000001
 #define MIN_TIME_MAX_S 3600
 #define SLOWDOWN_MAX_PCT 1000
+#define STALL_MAX_MS 10000
+#define QUALITY_CV_LIMIT 10          /* --cv-max: beyond 1000% it would flag nothing */
+#define QUALITY_BATCH_NS_LO 1000     /* --batch-ns-min: a microsecond to a second */
+#define QUALITY_BATCH_NS_HI 1000000000
+#define QUALITY_OUTLIER_LO 1         /* --outlier-mads */
+#define QUALITY_OUTLIER_HI 1000
 #define MACHINE_ID_MAX 100 /* characters of --machine, a single path component */
 
 /* A number macro as help text: "1.." OPTIONS_STR(REPETITIONS_MAX). */

@@ -359,12 +359,48 @@ static int parse_scalars(const char *const *v, struct run_opts *o)
 	if (!parse_number(v[OPT_inject_slowdown], 0, SLOWDOWN_MAX_PCT, false, &o->slowdown_pct))
 		return fail("--inject-slowdown '%s': want a percentage, 0..%d",
 			    v[OPT_inject_slowdown], SLOWDOWN_MAX_PCT);
+	if (!parse_number(v[OPT_inject_stall], 0, STALL_MAX_MS, false, &o->stall_ms))
+		return fail("--inject-stall '%s': want milliseconds, 0..%d", v[OPT_inject_stall],
+			    STALL_MAX_MS);
 	o->csv = v[OPT_csv];
 	o->json = v[OPT_json];
 	o->machine = v[OPT_machine];
 	if (o->csv && o->json && !strcmp(o->csv, o->json))
 		return fail("--json '%s': the same file as --csv; want two different files", o->json);
 	return o->machine ? check_machine(o->machine) : 0;
+}
+
+/* --profile (default from CPUID's hypervisor bit), then each threshold given over its default. */
+static int parse_quality(const char *const *v, const struct cpu_info *cpu, struct run_opts *o)
+{
+	struct quality_limits *l = &o->quality;
+	const struct {
+		enum option_id id;
+		double *field, lo, hi;
+		const char *want;
+	} limit[] = {
+		{ OPT_cpu_share_min, &l->cpu_share_min, 0, 1, "a ratio, 0..1" },
+		{ OPT_cv_max, &l->cv_max, 0, QUALITY_CV_LIMIT,
+		  "a ratio, 0.." OPTIONS_STR(QUALITY_CV_LIMIT) },
+		{ OPT_batch_ns_min, &l->batch_ns_min, QUALITY_BATCH_NS_LO, QUALITY_BATCH_NS_HI,
+		  "nanoseconds, " OPTIONS_STR(QUALITY_BATCH_NS_LO) ".." OPTIONS_STR(QUALITY_BATCH_NS_HI) },
+		{ OPT_skew_max, &l->skew_max, 0, 1, "a ratio, 0..1" },
+		{ OPT_outlier_mads, &l->outlier_mads, QUALITY_OUTLIER_LO, QUALITY_OUTLIER_HI,
+		  "a number, " OPTIONS_STR(QUALITY_OUTLIER_LO) ".." OPTIONS_STR(QUALITY_OUTLIER_HI) },
+		{ OPT_drift_band, &l->drift_band, 0, 1, "a ratio, 0..1" },
+	};
+	const char *profile = v[OPT_profile] ? v[OPT_profile] : cpu->hypervisor ? "vm" : "metal";
+
+	if (!quality_profile(profile, l))
+		return fail("--profile '%s': want metal or vm", profile);
+	for (size_t i = 0; i < sizeof limit / sizeof *limit; i++) {
+		const char *s = v[limit[i].id];
+
+		if (s && !parse_number(s, limit[i].lo, limit[i].hi, false, limit[i].field))
+			return fail("--%s '%s': want %s", option_at(limit[i].id)->name, s,
+				    limit[i].want);
+	}
+	return 0;
 }
 
 /* --placement, then --threads against the CPUs it allows, --membind and --pages. */
@@ -488,6 +524,9 @@ int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *
 	if (rc)
 		return rc;
 
+	rc = parse_quality(v, cpu, o);
+	if (rc)
+		return rc;
 	o->dry_run = v[OPT_dry_run] != NULL;
 	if (!kernel_select(o->kernels_spec, cpu, o->fill, &o->sel))
 		return 2;

@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "placement.h"
 #include "plan.h"
+#include "quality.h"
 #include "rw.h"
 #include "scaled.h"
 #include "select.h"
@@ -65,6 +66,8 @@ struct run_opts {
 	int repetitions;             /* 0: Google Benchmark decides (--benchmark_repetitions) */
 	double min_time;             /* seconds; 0: Google Benchmark decides */
 	double slowdown_pct;         /* --inject-slowdown */
+	double stall_ms;             /* --inject-stall: the first point's calibrations stall */
+	struct quality_limits quality; /* --profile and the thresholds of the quality flags */
 	const char *csv, *json, *machine;
 	unsigned long long cold_bytes; /* working set of "cold" at 1 thread (metadata) */
 	struct scaled_axes *at;      /* the sizes at each thread count, in o->threads order */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cycles.h"
@@ -83,6 +84,14 @@ static void batch(struct pool_thread *t)
 
 		while (mono_ns() < until)
 			_mm_pause();
+	}
+	if (p->stall_ns && t == p->t) {
+		/* diagnostic: off the CPU inside the timed window, as a descheduled thread is */
+		struct timespec ts = { (time_t)(p->stall_ns / 1000000000u),
+				       (long)(p->stall_ns % 1000000000u) };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
 	}
 	/* the split window is the writers' work: the last one to finish ends the readers' */
 	if (t->signals_stop &&
@@ -180,8 +189,8 @@ void pool_run(struct pool *p, enum pool_task task, unsigned active)
 
 struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
 {
-	struct batch_time bt = { 0, 0, 0, 0 };
-	uint64_t t0 = UINT64_MAX, t1 = 0, c0 = UINT64_MAX, c1 = 0;
+	struct batch_time bt = { 0, 0, 0, 0, 0 };
+	uint64_t t0 = UINT64_MAX, t1 = 0, c0 = UINT64_MAX, c1 = 0, last0 = 0;
 
 	p->passes = passes;
 	atomic_store(&p->writers_done, 0);
@@ -191,6 +200,7 @@ struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
 		const struct pool_thread *t = &p->t[i];
 
 		t0 = t->t0_ns < t0 ? t->t0_ns : t0;
+		last0 = t->t0_ns > last0 ? t->t0_ns : last0;
 		t1 = t->t1_ns > t1 ? t->t1_ns : t1;
 		c0 = t->c0 < c0 ? t->c0 : c0;
 		c1 = t->c1 > c1 ? t->c1 : c1;
@@ -198,6 +208,7 @@ struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
 		bt.read_bytes += t->reads_until_stop ? t->read_bytes : 0;
 	}
 	bt.ns = t1 - t0;
+	bt.skew_ns = last0 - t0;
 	bt.ticks = c1 - c0;
 	return bt;
 }

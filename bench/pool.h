@@ -59,6 +59,7 @@ struct pool {
 	enum page_policy pages;
 	struct membind bind;
 	double slowdown;          /* BATCH: extra busy time as a fraction of the work time */
+	uint64_t stall_ns;        /* BATCH: thread 0 sleeps this long in its timed window */
 	unsigned writers;         /* BATCH, split: threads with signals_stop */
 	_Alignas(64) _Atomic unsigned writers_done;
 	atomic_bool stop;         /* BATCH, split: set by the last writer to finish */
@@ -70,6 +71,7 @@ struct pool {
 /* What one timed batch measured. */
 struct batch_time {
 	uint64_t ns;       /* makespan: first start to last end */
+	uint64_t skew_ns;  /* start skew: last thread's start - first thread's start */
 	uint64_t ticks;    /* the same in TSC ticks */
 	uint64_t cycles;   /* core cycles summed over threads, 0 when not counted */
 	uint64_t read_bytes; /* bytes the split readers read (their share varies per batch) */

@@ -1,0 +1,72 @@
+/*
+ * quality.h — whether a measured point can be trusted: the reasons it may not, their thresholds
+ * (one struct, one set of defaults per profile) and the rules that apply them.  Plain C.
+ * The binary decides; scripts read the `quality` column and the `quality_*` metadata only.
+ */
+#ifndef STOREBENCH_QUALITY_H
+#define STOREBENCH_QUALITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Reasons as bits of a mask, in the order the `quality` column lists them. */
+enum quality_reason {
+	QUALITY_SHARED_CPU = 1u << 0,  /* a thread got less than cpu_share_min of its CPU */
+	QUALITY_CV = 1u << 1,          /* GB/s varied over the repetitions beyond cv_max */
+	QUALITY_SHORT_BATCH = 1u << 2, /* timed batches lasted less than batch_ns_min */
+	QUALITY_SKEW = 1u << 3,        /* threads started a batch apart by over skew_max of it */
+	QUALITY_DRIFT = 1u << 4,       /* the canary was outside its band (canary, issue 10.4) */
+	QUALITY_OUTLIER = 1u << 5,     /* a repetition far from the others (quality_outlier) */
+};
+#define QUALITY_REASONS 6
+
+/* Longest formatted mask: every name and a ';' between them. */
+#define QUALITY_TEXT_MAX 64
+
+/*
+ * Profile defaults.  metal: a dedicated machine.  vm: a guest, whose vCPUs lose time to the host
+ * (steal shows as a lower CPU share) and whose memory bandwidth moves with its neighbours.
+ * The batch floor and the skew and outlier rules hold for both.
+ */
+#define QUALITY_METAL_CPU_SHARE_MIN 0.9
+#define QUALITY_VM_CPU_SHARE_MIN 0.8
+#define QUALITY_METAL_CV_MAX 0.05
+#define QUALITY_VM_CV_MAX 0.1
+#define QUALITY_BATCH_NS_MIN 100000
+#define QUALITY_SKEW_MAX 0.05
+#define QUALITY_OUTLIER_MADS 5
+#define QUALITY_METAL_DRIFT_BAND 0.05
+#define QUALITY_VM_DRIFT_BAND 0.1
+
+/* Every threshold of the flags; written to the metadata as quality_<field>=<value>. */
+struct quality_limits {
+	const char *profile;   /* "metal" or "vm": the set the defaults came from */
+	double cpu_share_min;  /* shared_cpu below: least CPU time / wall time of a thread */
+	double cv_max;         /* cv above: stddev / mean of GB/s over the repetitions */
+	double batch_ns_min;   /* short_batch below: median timed batch in ns (the calibration floor) */
+	double skew_max;       /* skew above: median (latest - earliest thread start) / makespan */
+	double outlier_mads;   /* outlier: a repetition this many MADs and cv_max from the median */
+	double drift_band;     /* drift: the canary's band, +- this share of its starting GB/s */
+};
+
+/* The profile's defaults into l; false when name is neither "metal" nor "vm". */
+bool quality_profile(const char *name, struct quality_limits *l);
+
+/* "ok", or the names of the bits in mask joined by ';' in enum order, into buf. */
+const char *quality_format(unsigned mask, char *buf, size_t len);
+
+/* Every field of l as "<prefix>quality_<field>=<value>\n". */
+void quality_metadata(FILE *out, const char *prefix, const struct quality_limits *l);
+
+/*
+ * Whether any of the n repetition rates v[] is an outlier: further from their median than
+ * outlier_mads x MAD (median absolute deviation) and than cv_max x median.  The second part keeps
+ * three nearly equal repetitions (a MAD near 0) from flagging ordinary noise.  n < 3: false.
+ */
+bool quality_outlier(const double *v, size_t n, const struct quality_limits *l);
+
+/* The median of n values (sorted in place); 0 when n is 0. */
+double quality_median(double *v, size_t n);
+
+#endif
