@@ -1,0 +1,315 @@
+# storebench/history.py — each machine's nightly runs kept on a git branch of the repository.
+# Python 3 standard library + the git command line (plain git through subprocess, any remote).
+# Why: a CI cache is evicted after a week unused and is scoped per branch; a lost cache must
+# never lose a baseline or the trend, so the runs live where the fleet already keeps its code.
+"""The history branch (default storebench-history) holds one folder per machine id, each with the
+machine's run folders exactly as scripts/nightly writes them: <machine-id>/<UTC date>[-N]/.
+It is an orphan branch: no commit on it shares history with the code.
+
+Every command works without touching a work tree, HEAD or any local branch: the branch is
+fetched (one commit deep) into the private ref refs/storebench-history/<branch> of the current
+directory's repository (so its remotes and credentials apply, e.g. actions/checkout's token), or
+of a temporary bare repository when the current directory is in none; new commits are built with
+a temporary index and pushed as <commit>:refs/heads/<branch>.  A push refused because another
+machine pushed first is redone on the new tip (the branch is never forced).
+
+Images (*.png, *.svg) stay out of the branch unless --images: scripts/plot and scripts/trend
+redraw them from the CSVs, and every night's plots would otherwise grow the repository for
+good.  Files beside the run folders (the machine's trend.*) are redrawn each night and not kept.
+"""
+
+import datetime
+import os
+import random
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+BRANCH = "storebench-history"
+IMAGES = (".png", ".svg")
+# A run folder's name, as scripts/nightly makes it: the UTC date, then -2, -3... the same day.
+RUN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})(?:-([1-9]\d*))?")
+MACHINE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+# Words of git push's refusal when the branch moved under it (another machine saved first).
+MOVED = ("non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref",
+         "stale info")
+
+
+class HistoryError(Exception):
+    """A git step failed or the input is unusable; the message is the one line to print."""
+
+
+def run_key(name):
+    """Sort key of a run folder name (date, same-day number), None when it is not one."""
+    m = RUN_NAME.fullmatch(name)
+    return (m.group(1), int(m.group(2) or 1)) if m else None
+
+
+def local_runs(machine_dir):
+    """The run folders of MACHINE_DIR, oldest first."""
+    if not os.path.isdir(machine_dir):
+        return []
+    return sorted((d for d in os.listdir(machine_dir)
+                   if run_key(d) and os.path.isdir(os.path.join(machine_dir, d))), key=run_key)
+
+
+class Store:
+    """The history branch of REMOTE, reached through one local repository's object store."""
+
+    def __init__(self, remote, branch=BRANCH, log=print):
+        self.remote, self.branch, self.log = remote, branch, log
+        self.ref = "refs/storebench-history/" + branch  # private: no local branch is created
+        self.scratch = None
+        r = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], capture_output=True,
+                           text=True)
+        if r.returncode == 0:
+            self.git_dir = r.stdout.strip()
+        else:
+            self.scratch = tempfile.mkdtemp(prefix="storebench-history-")
+            self.git_dir = self.scratch
+            self.git("init", "--quiet", "--bare", self.scratch)
+
+    def close(self):
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def git(self, *args, stdin=None, env=None, check=True, work_tree=None):
+        tree = ["--work-tree", work_tree] if work_tree else []
+        r = subprocess.run(["git", "--git-dir", self.git_dir, *tree, *args], input=stdin,
+                           capture_output=True, text=True, env={**os.environ, **(env or {})})
+        if check and r.returncode != 0:
+            raise HistoryError(f"git {args[0]}: {why(r)}")
+        return r
+
+    def fetch(self):
+        """The branch's tip commit after a fresh one-commit-deep fetch; None when the remote has
+        no such branch yet (the first save creates it)."""
+        heads = self.git("ls-remote", "--heads", self.remote, "refs/heads/" + self.branch)
+        if not heads.stdout.strip():
+            self.git("update-ref", "-d", self.ref, check=False)
+            return None
+        self.git("fetch", "--quiet", "--no-tags", "--depth", "1", self.remote,
+                 f"+refs/heads/{self.branch}:{self.ref}")
+        return self.git("rev-parse", "--verify", self.ref + "^{commit}").stdout.strip()
+
+    def paths(self, tip, under=""):
+        """Every file of the tip's tree (under a folder when given)."""
+        if not tip:
+            return []
+        r = self.git("ls-tree", "-r", "-z", "--name-only", tip, *([under] if under else []))
+        return [p for p in r.stdout.split("\0") if p]
+
+    def runs(self, tip):
+        """{machine id: [run names, oldest first]} on the branch at TIP."""
+        found = {}
+        for p in self.paths(tip):
+            parts = p.split("/")
+            if len(parts) >= 3 and run_key(parts[1]):
+                found.setdefault(parts[0], set()).add(parts[1])
+        return {m: sorted(r, key=run_key) for m, r in found.items()}
+
+    def read(self, tip, path):
+        r = self.git("cat-file", "blob", f"{tip}:{path}", check=False)
+        return r.stdout if r.returncode == 0 else None
+
+    def checkout(self, tip, files, dest):
+        """Write FILES of TIP under DEST (git itself refuses unsafe paths)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
+            self.git("read-tree", tip, env=env)
+            self.git("checkout-index", "-f", "-z", "--stdin", stdin="\0".join(files) + "\0",
+                     env=env, work_tree=dest)
+
+    def commit(self, tip, remove, add, message):
+        """A commit on TIP without the folders REMOVE and with ADD ({branch path: local file});
+        None when the tree would not change."""
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
+            self.git("read-tree", *([tip] if tip else ["--empty"]), env=env)
+            gone = [p for folder in remove for p in self.paths(tip, folder + "/")]
+            info = ["0 %s\t%s" % ("0" * 40, p) for p in gone]
+            if add:
+                names = sorted(add)
+                shas = self.git("hash-object", "-w", "--no-filters", "--stdin-paths",
+                                stdin="\n".join(add[n] for n in names) + "\n").stdout.split()
+                info += ["%s %s\t%s" % ("100755" if os.access(add[n], os.X_OK) else "100644",
+                                        sha, n) for n, sha in zip(names, shas)]
+            if info:
+                self.git("update-index", "--index-info", stdin="\n".join(info) + "\n", env=env)
+            tree = self.git("write-tree", env=env).stdout.strip()
+        if tip and tree == self.git("rev-parse", tip + "^{tree}").stdout.strip():
+            return None
+        return self.git("commit-tree", tree, *(["-p", tip] if tip else []), "-m", message,
+                        env=identity(self)).stdout.strip()
+
+    def push(self, commit):
+        """True when the branch now is COMMIT; False when it moved meanwhile (try again)."""
+        r = self.git("push", "--quiet", "--porcelain", self.remote,
+                     f"{commit}:refs/heads/{self.branch}", check=False)
+        if r.returncode == 0:
+            self.git("update-ref", self.ref, commit)
+            return True
+        if any(w in r.stdout + r.stderr for w in MOVED):
+            return False
+        raise HistoryError(f"git push to {self.remote}: {why(r)}")
+
+    def update(self, change, retries):
+        """Fetch, build a commit with CHANGE(tip) -> (remove, add, message) or None, push; when
+        another push won the race, start over from the new tip, up to RETRIES more times."""
+        for attempt in range(retries + 1):
+            tip = self.fetch()
+            planned = change(tip)
+            if planned is None:
+                return None
+            commit = self.commit(tip, *planned)
+            if commit is None:
+                return None
+            if self.push(commit):
+                return commit
+            wait = random.uniform(0.5, 2.0) * (attempt + 1)
+            self.log(f"the branch {self.branch} moved while saving (another machine pushed); "
+                     f"retry {attempt + 1} of {retries} in {wait:.1f} s")
+            time.sleep(wait)
+        raise HistoryError(f"{self.branch} kept moving: gave up after {retries} retries "
+                           "(raise --retries)")
+
+
+def why(r):
+    """The line of a failed git command's output that says why (its first fatal/error line)."""
+    lines = [ln.strip() for ln in (r.stderr + r.stdout).splitlines() if ln.strip()]
+    for ln in lines:
+        for word in ("fatal: ", "error: "):
+            if ln.startswith(word):
+                return ln[len(word):]
+    return lines[-1] if lines else "exit status %d" % r.returncode
+
+
+def identity(store):
+    """Commit with the configured identity, or name the tool when the runner has none."""
+    if store.git("var", "GIT_COMMITTER_IDENT", check=False).returncode == 0:
+        return {}
+    who = {"NAME": "storebench history", "EMAIL": "storebench-history@localhost"}
+    return {f"GIT_{role}_{k}": v for role in ("AUTHOR", "COMMITTER") for k, v in who.items()}
+
+
+def restore(store, results_dir, machine_id):
+    """Write the branch's runs of MACHINE_ID into RESULTS_DIR/<machine-id>/; local runs the
+    branch lacks are left alone.  Returns the run names restored."""
+    tip = store.fetch()
+    if not tip:
+        store.log(f"no history yet: {store.remote} has no branch {store.branch} "
+                  "(the first save creates it)")
+        return []
+    files = store.paths(tip, machine_id + "/")
+    if not files:
+        store.log(f"{store.branch} holds no runs of {machine_id} yet")
+        return []
+    os.makedirs(results_dir, exist_ok=True)
+    store.checkout(tip, files, results_dir)
+    names = store.runs(tip).get(machine_id, [])
+    span = f": {names[0]} .. {names[-1]}" if names else ""
+    store.log(f"restored {len(names)} run(s) of {machine_id} from {store.branch} ({tip[:12]}) "
+              f"into {os.path.join(results_dir, machine_id)}{span}")
+    return names
+
+
+def run_files(run_dir, images):
+    """{path under the run folder: local file} of the files a run keeps on the branch."""
+    found = {}
+    for dirpath, dirs, files in os.walk(run_dir):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for f in files:
+            path = os.path.join(dirpath, f)
+            if os.path.isfile(path) and not os.path.islink(path) and (
+                    images or not f.endswith(IMAGES)):
+                found[os.path.relpath(path, run_dir)] = path
+    return found
+
+
+def save(store, results_dir, machine_id, run=None, images=False, retries=5):
+    """Commit MACHINE_ID's new runs (those newer than the branch's newest; or the one RUN folder,
+    replacing its copy on the branch) and push.  Returns the run names saved."""
+    machine_dir = os.path.join(results_dir, machine_id)
+    saved = []
+
+    def change(tip):
+        on_branch = store.runs(tip).get(machine_id, [])
+        if run:
+            chosen = [run]
+        else:
+            newest = run_key(on_branch[-1]) if on_branch else None
+            local = local_runs(machine_dir)
+            chosen = [r for r in local if newest is None or run_key(r) > newest]
+            older = [r for r in local if r not in chosen and r not in on_branch]
+            if older:
+                store.log(f"not saved: {', '.join(older)} (older than {on_branch[-1]}, the "
+                          "newest on the branch; save one with --run)")
+        add = {}
+        for r in chosen:
+            add.update({f"{machine_id}/{r}/{p}": f
+                        for p, f in run_files(os.path.join(machine_dir, r), images).items()})
+        saved[:] = chosen
+        if not add:
+            return None
+        return ([f"{machine_id}/{r}" for r in chosen], add,
+                f"{machine_id}: {', '.join(chosen)} (scripts/history save)")
+
+    commit = store.update(change, retries)
+    if commit is None:
+        store.log(f"nothing new to save for {machine_id} on {store.branch}")
+        return []
+    store.log(f"saved {', '.join(saved)} of {machine_id} to {store.branch} at {store.remote} "
+              f"({commit[:12]})")
+    return saved
+
+
+def baseline_of(store, tip, machine_id, names):
+    """The run the gate would take as the baseline: the newest complete one (gate.json) whose
+    metadata names no diagnostic.  Never pruned."""
+    for name in reversed(names):
+        folder = f"{machine_id}/{name}"
+        if store.read(tip, folder + "/gate.json") is None:
+            continue
+        doc = store.read(tip, folder + "/nightly.json") or ""
+        if not re.search(r'"diagnostic"\s*:\s*"[^"]', doc):
+            return name
+    return None
+
+
+def prune(store, machine_ids, keep=None, days=None, dry_run=False, retries=5, today=None):
+    """Drop the runs of MACHINE_IDS (None: every machine) beyond the newest KEEP or dated more
+    than DAYS before today (UTC); each machine's baseline stays.  Returns {machine: [dropped]}."""
+    today = today or datetime.datetime.now(datetime.timezone.utc).date()
+    dropped = {}
+
+    def change(tip):
+        dropped.clear()
+        for mid, names in sorted(store.runs(tip).items()):
+            if machine_ids is not None and mid not in machine_ids:
+                continue
+            keep_base = baseline_of(store, tip, mid, names)
+            doomed = set(names[:-keep]) if keep else set()
+            if days is not None:
+                oldest = today - datetime.timedelta(days=days)
+                doomed |= {n for n in names
+                           if datetime.date.fromisoformat(run_key(n)[0]) < oldest}
+            doomed.discard(keep_base)
+            if doomed:
+                dropped[mid] = sorted(doomed, key=run_key)
+        if not dropped or dry_run:
+            return None
+        what = "; ".join(f"{m}: {len(d)} run(s)" for m, d in dropped.items())
+        return ([f"{m}/{n}" for m, d in dropped.items() for n in d], {},
+                f"prune {what} (scripts/history prune)")
+
+    commit = store.update(change, retries)
+    for mid, names in dropped.items():
+        store.log(f"{'would drop' if dry_run else 'dropped'} {len(names)} run(s) of {mid}: "
+                  f"{', '.join(names)}")
+    if commit:
+        store.log(f"pruned {store.branch} at {store.remote} ({commit[:12]})")
+    elif not dropped:
+        store.log("nothing to prune")
+    return dropped

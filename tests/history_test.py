@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# history_test.py — scripts/history against a real bare git repository standing in for the remote.
+# Python 3 standard library + git; real storebench and scripts/nightly runs in a temporary folder.
+# Why: the nightly baseline must survive a lost CI cache, and machines saving at once must not
+# lose each other's runs.
+"""usage: history_test.py REPO_ROOT STOREBENCH git|lost_cache
+
+git         bad usage (exit 2, one line); restore before any save; seeding a machine's runs;
+            three machines saving at the same moment through a slow remote (the losers of the
+            race retry, no run lost); save through a remote name of a checkout without touching
+            its HEAD, branches or work tree; prune by age (dry run first).
+lost_cache  the CI sequence restore, nightly, save on real tiny nightly runs: a complete run,
+            then one too noisy to be a baseline; the results folder deleted (the lost cache);
+            restore from the branch alone gives back every file but the images, and the next
+            nightly run gates against the newest complete run; prune --keep 1 keeps the baseline.
+            When the machine is too busy for a complete run in three tries, the test reports
+            itself skipped (77), never passed.
+"""
+
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT, STOREBENCH, MODE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+HISTORY = os.path.join(ROOT, "scripts", "history")
+NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
+# One point on the last allowed CPU (other jobs' single threads start on the first), 9
+# repetitions from the nightly preset: a few seconds per nightly run.
+SWEEP = ["--kernels", "memset", "--call", "16KiB", "--threads", "1", "--min-time", "0.005",
+         "--placement", "cpus:%d" % max(os.sched_getaffinity(0))]
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+    return cond
+
+
+def history(*args, cwd, env=None):
+    r = subprocess.run([HISTORY, *args], capture_output=True, text=True, cwd=cwd,
+                       env={**os.environ, **(env or {})})
+    for line in r.stderr.strip().splitlines():
+        print("  " + line)
+    return r
+
+
+def branch_runs(remote, cwd):
+    r = history("list", "--remote", remote, cwd=cwd)
+    check(r.returncode == 0, f"list: exit 0, got {r.returncode}")
+    return r.stdout.split()
+
+
+def tiny_run(folder):
+    """A real one-point storebench run written as a nightly run folder's CSV and JSON."""
+    os.makedirs(folder)
+    r = subprocess.run([STOREBENCH, "run", "--kernels", "memset", "--call", "4KiB", "--threads",
+                        "1", "--repetitions", "1", "--min-time", "0.001",
+                        "--csv", os.path.join(folder, "nightly.csv"),
+                        "--json", os.path.join(folder, "nightly.json")],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"storebench run failed: {r.stderr[-500:]}")
+
+
+def git_mode(tmp):
+    remote = os.path.join(tmp, "remote.git")
+    subprocess.run(["git", "init", "-q", "--bare", remote], check=True)
+    res = os.path.join(tmp, "results")
+
+    # Bad usage: one line, exit status 2.
+    for args, text in [([], "no command"), (["prune", "--remote", remote], "--keep N or --days"),
+                       (["prune", "--keep", "0"], "--keep"), (["save", "--run", tmp], "--run"),
+                       (["save", "--machine-id", "a/b"], "--machine-id"),
+                       (["restore", "--machine-id", "m", "--remote", os.path.join(tmp, "none")],
+                        "git ls-remote")]:
+        r = history(*args, cwd=tmp)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and text in r.stderr,
+              f"{args}: exit 2 and one line naming {text!r}, got {r.returncode}: {lines}")
+
+    # Before the first save the branch does not exist: nothing restored, nothing created.
+    env = {"STOREBENCH": STOREBENCH}
+    mid = subprocess.run([NIGHTLY, "--print-machine-id"], capture_output=True, text=True,
+                         env={**os.environ, **env}).stdout.strip()
+    r = history("restore", "--remote", remote, "--results-dir", res, cwd=tmp, env=env)
+    check(r.returncode == 0 and "no history yet" in r.stderr, "restore before any save: exit 0")
+    check(not os.path.exists(res), "restore before any save creates no results folder")
+
+    # Seeding: every run of a machine goes up in one save; the id comes from scripts/nightly.
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    for name in ("2020-01-01", "2020-01-02", today):
+        tiny_run(os.path.join(res, mid, name))
+    r = history("save", "--remote", remote, "--results-dir", res, cwd=tmp, env=env)
+    check(r.returncode == 0, f"seeding save: exit 0, got {r.returncode}")
+    seeded = [f"{mid}/2020-01-01", f"{mid}/2020-01-02", f"{mid}/{today}"]
+    check(branch_runs(remote, tmp) == seeded, "the seeding save put every run on the branch")
+    r = history("save", "--remote", remote, "--results-dir", res, "--machine-id", mid, cwd=tmp)
+    check(r.returncode == 0 and "nothing new" in r.stderr, "a second save has nothing new")
+
+    # Three machines save at the same moment; the remote takes 2 s to accept each push, so
+    # all three start from the same tip and two must find the branch moved and redo their commit.
+    hook = os.path.join(remote, "hooks", "pre-receive")
+    with open(hook, "w") as f:
+        f.write("#!/bin/sh\nsleep 2\n")
+    os.chmod(hook, 0o755)
+    for m in ("m1", "m2", "m3"):
+        shutil.copytree(os.path.join(res, mid, today), os.path.join(res, m, today))
+    procs = [subprocess.Popen([HISTORY, "save", "--remote", remote, "--results-dir", res,
+                               "--machine-id", m], cwd=tmp, stderr=subprocess.PIPE, text=True)
+             for m in ("m1", "m2", "m3")]
+    said = [p.communicate()[1] for p in procs]
+    print("  " + "  ".join(said).strip().replace("\n", "\n  "))
+    check(all(p.returncode == 0 for p in procs), f"concurrent saves: exit 0 each: {said}")
+    check(sum("retry" in s for s in said) >= 1, "a save that lost the race retried")
+    os.remove(hook)
+    runs = branch_runs(remote, tmp)
+    check(all(f"{m}/{today}" in runs for m in ("m1", "m2", "m3")) and
+          all(s in runs for s in seeded), f"no run lost in the race: {runs}")
+
+    # Through the remote name of a checkout (as in CI): its HEAD, branches and files stay.
+    work = os.path.join(tmp, "checkout")
+    subprocess.run(["git", "init", "-q", work], check=True)
+    subprocess.run(["git", "-C", work, "remote", "add", "origin", remote], check=True)
+    tiny_run(os.path.join(work, "perf", "m4", today))
+    r = history("save", "--results-dir", "perf", "--machine-id", "m4", cwd=work)
+    runs = branch_runs(remote, tmp)
+    check(r.returncode == 0 and f"m4/{today}" in runs, "save through the checkout's origin")
+    st = subprocess.run(["git", "-C", work, "status", "--porcelain", "--untracked-files=no"],
+                        capture_output=True, text=True).stdout
+    heads = subprocess.run(["git", "-C", work, "for-each-ref", "refs/heads"],
+                           capture_output=True, text=True).stdout
+    check(st == "" and heads == "", f"the checkout's index and branches untouched: {st}{heads}")
+
+    # Prune by age: the 2020 runs go, today's stays; a dry run changes nothing.
+    r = history("prune", "--remote", remote, "--days", "30", "--machine-id", mid, "--dry-run",
+                cwd=tmp)
+    check(r.returncode == 0 and "would drop 2 run(s)" in r.stderr, "prune --dry-run says what")
+    check(branch_runs(remote, tmp) == runs, "prune --dry-run leaves the branch as it was")
+    r = history("prune", "--remote", remote, "--days", "30", cwd=tmp)
+    left = branch_runs(remote, tmp)
+    check(r.returncode == 0 and left == [x for x in runs if "/2020-" not in x],
+          f"prune --days 30 dropped exactly the 2020 runs: {left}")
+
+
+def nightly(res, mid, *extra):
+    r = subprocess.run([NIGHTLY, "--storebench", STOREBENCH, "--results-dir", res, "--machine-id",
+                        mid, "--budget", "5m", *extra, "--", *SWEEP],
+                       capture_output=True, text=True)
+    out = r.stdout.strip().splitlines()
+    run_dir = out[-1] if out else ""
+    if not os.path.isdir(run_dir):
+        sys.exit(f"nightly made no run folder: {r.stderr[-800:]}")
+    rec = "gate.json" if os.path.isfile(os.path.join(run_dir, "gate.json")) else \
+        "not-a-baseline.json"
+    with open(os.path.join(run_dir, rec)) as f:
+        doc = json.load(f)
+    print(f"$ scripts/nightly ... {' '.join(extra)} -> {os.path.basename(run_dir)}: exit "
+          f"{r.returncode}, {rec}, baseline {doc.get('baseline')}")
+    return run_dir, rec == "gate.json", doc
+
+
+def data_files(top):
+    """Every file under TOP but the images, as paths relative to it."""
+    return sorted(os.path.relpath(os.path.join(d, f), top) for d, _, fs in os.walk(top)
+                  for f in fs if not f.endswith((".png", ".svg")))
+
+
+def lost_cache_mode(tmp):
+    remote = os.path.join(tmp, "remote.git")
+    subprocess.run(["git", "init", "-q", "--bare", remote], check=True)
+    work = os.path.join(tmp, "checkout")  # the CI job's checkout: history goes through origin
+    subprocess.run(["git", "init", "-q", work], check=True)
+    subprocess.run(["git", "-C", work, "remote", "add", "origin", remote], check=True)
+    res, mid = os.path.join(work, "perf-history"), "lost-cache"
+    machine = os.path.join(res, mid)
+
+    def ci_night(*extra, restore=True):
+        """One night of the CI job: restore, nightly, save."""
+        if restore:
+            check(history("restore", "--results-dir", res, "--machine-id", mid,
+                          cwd=work).returncode == 0, "restore: exit 0")
+        run = nightly(res, mid, *extra)
+        check(history("save", "--results-dir", res, "--machine-id", mid,
+                      cwd=work).returncode == 0, "save: exit 0")
+        return run
+
+    # A complete run (gate.json): a busy machine makes it "too noisy", so up to three tries.
+    for _ in range(3):
+        good, complete, _ = ci_night("--cv-max", "999")
+        if complete:
+            break
+    else:
+        print("SKIP: the machine was busy in three tries (points ran on a shared CPU)")
+        return 77
+    # A run that must never become a baseline: every point is above a 0.001% cv.
+    noisy, complete, _ = ci_night("--cv-max", "0.001")
+    check(not complete, "the --cv-max 0.001 run is too noisy: not-a-baseline.json")
+    before = data_files(machine)
+    saved = os.path.join(tmp, "before")
+    shutil.copytree(machine, saved)
+
+    # The cache is lost: nothing of the results tree is left on the runner.
+    shutil.rmtree(res)
+    print(f"$ rm -rf {res}")
+    r = history("restore", "--results-dir", res, "--machine-id", mid, cwd=work)
+    check(r.returncode == 0, "restore from the branch alone: exit 0")
+    check(data_files(machine) == before, "restore gave back every file but the images: "
+          f"{sorted(set(before) ^ set(data_files(machine)))}")
+    same = filecmp.cmpfiles(saved, machine, before, shallow=False)[0]
+    check(same == before, f"restored files are byte for byte the saved ones: "
+          f"{sorted(set(before) - set(same))}")
+
+    night, complete, doc = ci_night(restore=False)
+    check(doc.get("baseline") == os.path.join(good, "nightly.json"),
+          f"after the lost cache the gate's baseline is the newest complete run "
+          f"{os.path.basename(good)}, not {doc.get('baseline')}")
+
+    # prune --keep 1 keeps tonight's run and the baseline it leaves for tomorrow.
+    r = history("prune", "--keep", "1", cwd=work)
+    left = branch_runs("origin", work)
+    want = {f"{mid}/{os.path.basename(night)}", f"{mid}/{os.path.basename(good)}"} \
+        if not complete else {f"{mid}/{os.path.basename(night)}"}
+    check(r.returncode == 0 and set(left) == want, f"prune --keep 1 left {left}, want {want}")
+    check(f"{mid}/{os.path.basename(noisy)}" not in left, "the noisy run was pruned")
+    return 0
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="storebench-history-test-")
+    try:
+        status = git_mode(tmp) if MODE == "git" else lost_cache_mode(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in FAILS:
+        print("FAIL: " + f)
+    if status == 77 and not FAILS:
+        return 77
+    print("history %s: %s" % (MODE, "ok" if not FAILS else "%d failure(s)" % len(FAILS)))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
