@@ -6,6 +6,7 @@
        plots_tables_test.py golden SRCDIR [--update]
        plots_tables_test.py badinput SRCDIR
        plots_tables_test.py shared SRCDIR
+       plots_tables_test.py shares SRCDIR
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -196,6 +197,46 @@ def shared(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def svg_text(path):
+    return " ".join("".join(el.itertext()) for el in ET.parse(path).getroot().iter()
+                    if el.tag.endswith("text"))
+
+
+def shares(src):
+    """Cache lines sit at one thread's share: the fixture (2 threads in one 32 MiB L3, private
+    L2) gets the l2_threads/l3_threads columns a current run writes; the 2-thread bandwidth plot
+    must mark L3/2 at 16 MiB and the 1-thread plot L3 at 32 MiB, and L2 at 1 MiB in both."""
+    if shutil.which("gnuplot") is None:
+        print("SKIP: gnuplot not installed")
+        return SKIP
+    fixture = os.path.join(src, FIXTURE)
+    tmp = tempfile.mkdtemp(prefix="sb-shares-")
+    try:
+        with open(fixture) as f:
+            lines = f.read().splitlines()
+        head = next(i for i, l in enumerate(lines) if not l.startswith("#"))
+        cols = lines[head].split(",")
+        out = lines[:head] + [lines[head] + ",l2_threads,l3_threads"]
+        for l in lines[head + 1:]:
+            out.append(l + ",1,%s" % dict(zip(cols, l.split(",")))["threads"])
+        path = os.path.join(tmp, "shares.csv")
+        with open(path, "w") as f:
+            f.write("\n".join(out) + "\n")
+        plots = os.path.join(tmp, "plots")
+        r = run([os.path.join(src, "scripts/plot"), "-o", plots, path])
+        if r.returncode != 0:
+            fail("scripts/plot on the shares copy: exit %d: %s" % (r.returncode, r.stderr))
+        for threads, want, unwanted in ((1, "L3 32 MiB", "L3/"), (2, "L3/2 16 MiB", "L3 32 MiB")):
+            text = svg_text(os.path.join(plots, "bandwidth-t%d-rw100-mis0-best.svg" % threads))
+            if want not in text or unwanted in text or "L2 1 MiB" not in text:
+                fail("%d-thread plot: want %r and 'L2 1 MiB', not %r; its labels: %s" % (
+                    threads, want, unwanted, text[:300]))
+        print("ok: cache lines at the per-thread share (L3/2 at 2 threads, L3 at 1)")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == "render":
         return render(argv[1], argv[2])
@@ -205,6 +246,8 @@ def main(argv):
         return badinput(argv[1])
     if len(argv) == 2 and argv[0] == "shared":
         return shared(argv[1])
+    if len(argv) == 2 and argv[0] == "shares":
+        return shares(argv[1])
     sys.stderr.write(__doc__ + "\n")
     return 2
 

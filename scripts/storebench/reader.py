@@ -141,6 +141,18 @@ class Run:
                 return int(v)
         return None
 
+    def cache_share(self, level, rows):
+        """(bytes, threads): one thread's share of cache 'l1d', 'l2' or 'l3' at the thread count and
+        placement of rows — the cache size over the most threads any of the rows put in one
+        instance of it (the l2_threads / l3_threads columns; L1d is private).  (None, 1) when the
+        size is unknown; threads 1 for CSVs that predate those columns."""
+        size = self.cache_bytes(level)
+        col = "%s_threads" % level
+        threads = max([ival(r, col) for r in rows if num(r.get(col))] or [1]) if level != "l1d" else 1
+        if not size:
+            return None, 1
+        return size // max(threads, 1), max(threads, 1)
+
     def llc_bytes(self):
         for level in ("l4", "l3", "l2"):
             v = self.cache_bytes(level)
