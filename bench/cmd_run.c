@@ -19,6 +19,7 @@
 #include "dryrun.h"
 #include "footprint.h"
 #include "gbench_shim.h"
+#include "gbflags.h"
 #include "machine.h"
 #include "measure.h"
 #include "metadata.h"
@@ -142,7 +143,7 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 	join_list(&o->chunk, buf, sizeof buf);
 	metadata_kv(m, "", "chunk_bytes", "%s", buf);
 	metadata_kv(m, "", "read_kernel", "%s", o->load->name);
-	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
+	if (o->repetitions > 0 && !gbflag_given(argc, argv, "benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
 	else
 		metadata_kv(m, "", "repetitions", "google benchmark flag");
@@ -268,9 +269,9 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	if (!gbs_init(argc, argv))
 		return 2;
 	/* Google Benchmark's own flags win over the preset (--repetitions/--min-time are ours) */
-	if (has_flag(argc, argv, "--benchmark_repetitions"))
+	if (gbflag_given(argc, argv, "benchmark_repetitions"))
 		o->repetitions = 0;
-	if (has_flag(argc, argv, "--benchmark_min_time"))
+	if (gbflag_given(argc, argv, "benchmark_min_time"))
 		o->min_time = 0;
 	pts = *points = sweep_scaled(o, &npts, &skipped, &skipped_rw, &rounded_split);
 	if (!pts)
@@ -292,7 +293,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		weight += point_weight(&pts[i]);
 	}
 
-	if (has_flag(argc, argv, "--benchmark_list_tests")) {
+	if (gbflag_bool(argc, argv, "benchmark_list_tests", false)) {
 		for (size_t i = 0; i < npts; i++)
 			puts(pts[i].name);
 		return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gbflags.h"
 #include "suggest.h"
 
 #define PRESET_FIELD true
@@ -124,18 +125,11 @@ int options_collect(int argc, char **argv, const char *given[OPT_COUNT])
 			options_help(stdout);
 			return -1;
 		}
-		if (!strncmp(a, "--benchmark_out", 15) && strncmp(a, "--benchmark_out_format", 22)) {
-			fprintf(stderr, "storebench run: %s: use --json FILE (storebench writes the JSON "
-				"itself)\n", a);
-			return 2;
-		}
-		if (!strncmp(a, "--benchmark_display_aggregates_only", 35)) {
-			fprintf(stderr, "storebench run: %s: the console already shows one line (the "
-				"median) per point, and the JSON must keep every repetition\n", a);
-			return 2;
-		}
-		if (!strncmp(a, "--benchmark_", 12) || !strncmp(a, "--v=", 4))
+		if (gbflag_is(a)) {
+			if (gbflag_check(a))
+				return 2;
 			continue;
+		}
 		if (strncmp(a, "--", 2)) {
 			fprintf(stderr, "storebench run: unexpected argument '%s' (options start with --; "
 				"see storebench run --help)\n", a);

@@ -95,22 +95,73 @@ static int mix_point(const struct run_opts *o, struct point *p, const struct ws_
 	return 1;
 }
 
-static bool seen(const struct point *pts, size_t n, const char *name)
+bool sweep_combinations(const struct run_opts *o, size_t *n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(pts[i].name, name))
-			return true;
-	return false;
+	size_t axis[] = { o->threads.n, o->nws, o->call.n, o->misalign.n, o->nrw, o->nrw_mode,
+			  o->nrw_layout, o->chunk.n, o->sel.n };
+
+	*n = 1;
+	for (size_t i = 0; i < sizeof axis / sizeof axis[0]; i++)
+		if (__builtin_mul_overflow(*n, axis[i], n))
+			return false;
+	return true;
+}
+
+/* Order of two points' names, then of their place in the sweep (qsort is not stable). */
+static const struct point *order_base;
+
+static int by_name(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(order_base[i].name, order_base[j].name);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * Keep the first of each name, in sweep order: a read/write point asked for twice (through the
+ * call axis below rw 100, or two split ratios whole threads round alike) is measured once.
+ * Sorting indices makes this O(n log n) for sweeps of many thousand points.
+ */
+static bool drop_repeats(struct point *pts, size_t *n)
+{
+	size_t *idx = malloc((*n ? *n : 1) * sizeof *idx), used = 0;
+	bool *drop = calloc(*n ? *n : 1, sizeof *drop);
+
+	if (!idx || !drop) {
+		free(idx);
+		free(drop);
+		return false;
+	}
+	for (size_t i = 0; i < *n; i++)
+		idx[i] = i;
+	order_base = pts;
+	qsort(idx, *n, sizeof *idx, by_name);
+	for (size_t i = 1; i < *n; i++)
+		drop[idx[i]] = !strcmp(pts[idx[i]].name, pts[idx[i - 1]].name);
+	for (size_t i = 0; i < *n; i++)
+		if (!drop[i])
+			pts[used++] = pts[i];
+	*n = used;
+	free(idx);
+	free(drop);
+	return true;
 }
 
 struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split)
 {
-	size_t cap = o->threads.n * o->nws * o->call.n * o->misalign.n * o->nrw * o->nrw_mode *
-		     o->nrw_layout * o->chunk.n * o->sel.n, used = 0;
-	struct point *pts = calloc(cap ? cap : 1, sizeof *pts);
+	size_t cap, used = 0;
+	struct point *pts;
 
 	*skipped = *skipped_rw = *rounded_split = 0;
+	/* sweep_scaled checked the whole sweep against SWEEP_MAX_COMBINATIONS */
+	if (!sweep_combinations(o, &cap) || cap > SWEEP_MAX_COMBINATIONS) {
+		fprintf(stderr, "storebench run: the sweep has more than %d combinations of its "
+				"axes; use shorter lists\n", SWEEP_MAX_COMBINATIONS);
+		return NULL;
+	}
+	pts = calloc(cap ? cap : 1, sizeof *pts);
 	if (!pts) {
 		perror("storebench run");
 		exit(1);
@@ -143,7 +194,7 @@ struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 			}
 			name_point(&p);
 			/* below rw 100 the call axis only sets call/hot regions: one point each */
-			if (gbs_filter_match(p.name) && !seen(pts, used, p.name))
+			if (gbs_filter_match(p.name))
 				pts[used++] = p;
 			continue;
 		}
@@ -170,6 +221,10 @@ struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 		name_point(&p);
 		if (gbs_filter_match(p.name))
 			pts[used++] = p;
+	}
+	if (!drop_repeats(pts, &used)) {
+		perror("storebench run");
+		exit(1);
 	}
 	*n = used;
 	return pts;

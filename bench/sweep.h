@@ -35,6 +35,15 @@ static inline bool point_mixed(const struct point *p)
 extern const char *const ws_mode_name[];
 
 /*
+ * Most combinations of the axes one sweep may have (before skips and the filter), at all thread
+ * counts together; a larger sweep is bad input (exit 2) refused before anything is allocated.
+ */
+#define SWEEP_MAX_COMBINATIONS 1000000
+
+/* The product of o's axis lengths (every combination); false if it overflows size_t. */
+bool sweep_combinations(const struct run_opts *o, size_t *n);
+
+/*
  * The points of o that pass the benchmark filter: threads, then working set, then call size,
  * then misalignment, then rw ratio, mode, layout and chunk, then kernel, so buffers grow
  * monotonically and are reused across kernels.  *skipped counts combinations dropped because

@@ -21,9 +21,27 @@ struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split)
 {
 	struct point *all = NULL;
-	size_t used = 0;
+	size_t used = 0, total = 0;
 
 	*skipped = *skipped_rw = *rounded_split = 0;
+	/* the whole sweep's size, every thread count's axes multiplied out, before any allocation */
+	for (size_t i = 0; i < o->threads.n; i++) {
+		struct run_opts view = *o;
+		size_t m;
+
+		view.threads.n = 1;
+		view.call = o->at[i].call;
+		view.nws = o->at[i].nws;
+		view.chunk = o->at[i].chunk;
+		if (!sweep_combinations(&view, &m) || __builtin_add_overflow(total, m, &total) ||
+		    total > SWEEP_MAX_COMBINATIONS) {
+			fprintf(stderr, "storebench run: the sweep has more than %d combinations of "
+					"--threads, --ws, --call, --misalign, --rw, --rw-mode, "
+					"--rw-layout, --chunk and --kernels; use shorter lists\n",
+				SWEEP_MAX_COMBINATIONS);
+			return NULL;
+		}
+	}
 	for (size_t i = 0; i < o->threads.n; i++) {
 		struct run_opts view = *o;
 		unsigned long long count = o->threads.v[i];

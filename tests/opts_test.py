@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 # opts_test.py — `storebench run` option parsing through the binary: bad values exit 2 with one
 # line naming the option, the value and what is accepted, and leave no file; lists are never cut.
-# Usage: opts_test.py <storebench> errors|lists|presets   (python3 standard library)
+# passthrough: Google Benchmark's flags as an allow-list with checked values (issue 9 items
+# 15, 17-19) and sweeps too large to enumerate (items 14, 16).
+# Usage: opts_test.py <storebench> errors|lists|presets|passthrough   (python3 standard library)
 import os
 import subprocess
 import sys
 import tempfile
+import time
 
 SB, PART = os.path.abspath(sys.argv[1]), sys.argv[2]
 LIST = "--benchmark_list_tests"
@@ -191,5 +194,63 @@ def presets():
     check(got == ["memset/call:64/ws:64/threads:1/rw:100"], f"nightly + overrides: {got}")
 
 
-{"errors": errors, "lists": lists, "presets": presets}[PART]()
+def passthrough():
+    """Issue 9 items 14-19: Google Benchmark flags are an allow-list with checked values, and
+    sweeps too large to enumerate are refused before anything is allocated."""
+    small = ["--kernels", "memset", "--threads", "1", "--call", "4KiB", "--repetitions", "1",
+             "--min-time", "0.001"]
+    # item 15: a negative count aborted with std::length_error; item 18: 0 measured nothing
+    for v in ("-3", "0", "x", "100001"):
+        refused(small + [f"--benchmark_repetitions={v}"], f"--benchmark_repetitions={v}",
+                "1..100000")
+    # item 17: values Google Benchmark answered with its usage text and exit 0
+    refused(small + ["--benchmark_format=xyz"], "--benchmark_format=xyz", "console json csv")
+    refused(small + ["--benchmark_time_unit=xx"], "--benchmark_time_unit=xx", "ns us ms s")
+    refused(small + ["--benchmark_out_format=xml"], "--benchmark_out_format=xml", "--json")
+    refused(small + ["--benchmark_out=x.json"], "--benchmark_out=x.json", "--json")
+    refused(small + ["--benchmark_min_time=0.5s"], "--benchmark_min_time=0.5s", "seconds")
+    refused(small + ["--benchmark_color=maybe"], "--benchmark_color=maybe", "auto")
+    refused(small + ["--benchmark_nonsense=1"], "--benchmark_nonsense=1", "accepted:",
+            "--benchmark_filter")
+    refused(small + ["--v=x"], "--v=x", "0..99")
+    # item 19: booleans by their value
+    refused(small + ["--benchmark_report_aggregates_only=true"],
+            "--benchmark_report_aggregates_only=true", "compare.py", "=false")
+    refused(small + ["--benchmark_display_aggregates_only=yes"],
+            "--benchmark_display_aggregates_only=yes", "=false")
+    refused(small + ["--benchmark_list_tests=perhaps"], "--benchmark_list_tests=perhaps",
+            "true or false")
+    for flag in ("--benchmark_display_aggregates_only=false",
+                 "--benchmark_report_aggregates_only=0", "--benchmark_list_tests=false",
+                 "--benchmark_list_tests=off", "--benchmark_repetitions=2"):
+        with tempfile.TemporaryDirectory() as d:
+            r = run(small + ["--csv", "a.csv", flag], d)
+            check(r.returncode == 0 and sorted(os.listdir(d)) == ["a.csv", "a.json"],
+                  f"{flag}: measured (exit {r.returncode}, {os.listdir(d)}: {r.stderr[-200:]})")
+            print(f"ok: {flag} measures")
+    for flag in ("--benchmark_list_tests", "--benchmark_list_tests=true",
+                 "--benchmark_list_tests=1"):
+        with tempfile.TemporaryDirectory() as d:
+            r = run(small + [flag], d)
+            check(r.returncode == 0 and r.stdout.split() == ["memset/call:4096/ws:4096/threads:1/"
+                                                               "rw:100"] and os.listdir(d) == [],
+                  f"{flag}: lists and writes nothing ({r.stdout[:100]}, {os.listdir(d)})")
+            print(f"ok: {flag} lists")
+    # item 14: a product of axis lengths that overflowed calloc's count, and one merely too big
+    # ("Cannot allocate memory", exit 1): refused at once
+    refused(["--kernels", "all", "--threads", "1", "--call", "64..6400000:+64", "--ws",
+             "64..6400000:+64", "--misalign", "0..63:+1", LIST], "--call", "1000000",
+            timeout=20)
+    refused(["--kernels", "all", "--threads", "1", "--call", "64..640000:+64", "--misalign",
+             "0..63:+1", LIST], "--misalign", "1000000", timeout=20)
+    # item 16, sweep side: 100000 distinct read/write points are checked for repeats in
+    # O(n log n) (the old pairwise check took minutes)
+    t0 = time.monotonic()
+    got = names(["--kernels", "memset", "--threads", "1", "--call", "64..6400000:+64", "--rw",
+                 "50", "--chunk", "64"])
+    took = time.monotonic() - t0
+    check(len(got) == 100000 and took < 20, f"100000 rw points listed in {took:.1f} s")
+
+
+{"errors": errors, "lists": lists, "presets": presets, "passthrough": passthrough}[PART]()
 sys.exit(1 if failures else 0)
