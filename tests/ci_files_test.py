@@ -14,6 +14,7 @@ import yaml
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "."
 FAILS = []
+HISTORY_COMMANDS = ("restore", "save", "prune", "list")
 
 
 def check(cond, what):
@@ -32,9 +33,10 @@ def gitlab_yaml():
     return yaml.safe_load(blocks[0]) if blocks else {}
 
 
-def help_options(script):
-    r = subprocess.run([os.path.join(ROOT, script), "--help"], capture_output=True, text=True)
-    check(r.returncode == 0, f"{script} --help exits 0")
+def help_options(script, *command):
+    r = subprocess.run([os.path.join(ROOT, script), *command, "--help"], capture_output=True,
+                       text=True)
+    check(r.returncode == 0, f"{script} {' '.join(command)} --help exits 0")
     return set(re.findall(r"(--[a-z][a-z-]*)", r.stdout)) | {"-o"}
 
 
@@ -48,8 +50,14 @@ def check_commands(where, lines):
             full = os.path.join(ROOT, path)
             check(os.path.isfile(full) and os.access(full, os.X_OK),
                   f"{where}: '{path}' exists and is executable")
-            if path in ("scripts/nightly", "scripts/compare-cpus") and os.path.isfile(full):
-                known = help_options(path)
+            command = []
+            if path == "scripts/history":
+                command = line[m.end():].split()[:1]
+                check(command and command[0] in HISTORY_COMMANDS,
+                      f"{where}: scripts/history is given a command it has: {line.strip()}")
+            if path in ("scripts/nightly", "scripts/compare-cpus", "scripts/history") and \
+                    os.path.isfile(full):
+                known = help_options(path, *command)
                 rest = line[m.end():]
                 rest = rest.split("--  ", 1)[0].split(" -- ", 1)[0]
                 for opt in re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", rest):
@@ -60,6 +68,32 @@ def check_commands(where, lines):
 def shell_lines(steps_text):
     """A run:/script: block as logical lines (backslash continuations joined)."""
     return re.sub(r"\\\n\s*", " ", steps_text).splitlines()
+
+
+def results_dir(line):
+    m = re.search(r"--results-dir[ =]\"?([^\s\"]+)", line)
+    return m.group(1) if m else None
+
+
+def history_steps(where, lines):
+    """The history survives the CI cache: the runs are restored from the history branch before
+    scripts/nightly and saved after it, in the results tree nightly writes.  LINES: (line, whether
+    it runs when the gate failed) of one job, in order."""
+    at = {}
+    for i, (line, _) in enumerate(lines):
+        for key in ("scripts/nightly", "scripts/history restore", "scripts/history save"):
+            if key in line:
+                at.setdefault(key, i)
+    night = at.get("scripts/nightly")
+    restore, save = at.get("scripts/history restore"), at.get("scripts/history save")
+    if None in (night, restore, save):
+        check(False, f"{where}: the nightly job restores and saves its history: {sorted(at)}")
+        return
+    check(restore < night < save, f"{where}: restore, then scripts/nightly, then save")
+    dirs = {results_dir(lines[i][0]) for i in (night, restore, save)}
+    check(len(dirs) == 1 and None not in dirs,
+          f"{where}: history and scripts/nightly use one --results-dir: {dirs}")
+    check(lines[save][1], f"{where}: the history is saved when the gate failed too")
 
 
 def github():
@@ -92,6 +126,12 @@ def github():
     check(any(u.startswith("actions/download-artifact@") for u in uses),
           "workflow downloads artifacts for the comparison")
     check(check_commands("workflow", lines) >= 3, "workflow calls repository scripts")
+    check((wf.get("permissions") or {}).get("contents") == "write",
+          "workflow: contents: write, so the history branch can be pushed")
+    steps = [(ln, "always()" in str(st.get("if", ""))) for st in nightly.get("steps", [])
+             for ln in shell_lines(st.get("run", ""))]
+    history_steps("workflow", steps)
+    check(any("scripts/history prune" in ln for ln in lines), "workflow prunes the history")
 
 
 def gitlab():
@@ -111,6 +151,16 @@ def gitlab():
         except ValueError as e:
             check(False, f"gitlab: script line parses as shell words: {ln!r} ({e})")
     check(check_commands("gitlab", lines) >= 3, "gitlab calls repository scripts")
+    # A script: list stops at its first failing line, so the save must come before the final
+    # `exit "$status"` and after nothing that can fail once the gate has run.
+    script = nightly.get("script", [])
+    gated = [i for i, ln in enumerate(script) if "scripts/nightly" in ln]
+    goes_on = bool(gated) and "|| status=$?" in script[gated[0]]  # a regression does not stop it
+    history_steps("gitlab", [(ln, goes_on and i > gated[0]) for i, ln in enumerate(script)])
+    check(script and script[-1].startswith("exit"), "gitlab: the nightly script ends in its exit")
+    check(all("--remote" in ln for ln in lines if "scripts/history" in ln),
+          "gitlab: scripts/history is given the --remote it can push to")
+    check(any("scripts/history prune" in ln for ln in lines), "gitlab prunes the history")
 
 
 github()
