@@ -3,6 +3,7 @@
  * Plain C.  Compiler identity and flags arrive as definitions from bench/CMakeLists.txt, the git
  * sha from the generated version.h, so the numbers can always be traced to the binary that made them.
  */
+#define _GNU_SOURCE /* vasprintf */
 #include "metadata.h"
 
 #include <gnu/libc-version.h>
@@ -22,18 +23,68 @@
 #define LIST_VALUE_MAX 1000
 #define TOO_LONG "(too long for one line: storebench info --json)"
 
+/* Bytes of the valid UTF-8 sequence at p (1..4), 0 if p does not start one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* no overlong forms, no UTF-16 surrogates, nothing past U+10FFFF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * One key=value line, whatever the value holds: control characters become spaces (one line per
+ * key) and a byte that is not part of valid UTF-8 is written as the four characters \xHH, so
+ * every reader can decode the file as UTF-8 (a file name given in Latin-1 stays recognisable).
+ */
 void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt, ...)
 {
-	char value[1024];
 	va_list ap;
+	char *value = NULL;
+	int len;
 
 	va_start(ap, fmt);
-	vsnprintf(value, sizeof value, fmt, ap);
+	len = vasprintf(&value, fmt, ap);
 	va_end(ap);
-	for (char *p = value; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = ' ';
-	fprintf(out, "%s%s=%s\n", prefix, key, value);
+	if (len < 0)
+		value = NULL;
+	fprintf(out, "%s%s=", prefix, key);
+	for (const unsigned char *p = (const unsigned char *)(value ? value : ""); *p;) {
+		size_t n = utf8_len(p);
+
+		if (!n)
+			fprintf(out, "\\x%02X", *p++);
+		else if (n == 1 && (*p < 0x20 || *p == 0x7f))
+			fputc(' ', out), p++;
+		else
+			fwrite(p, 1, n, out), p += n;
+	}
+	fputc('\n', out);
+	free(value);
 }
 
 static const char *yesno(bool b)

@@ -6,7 +6,8 @@
 # Items 12-13: SIGHUP, SIGQUIT and SIGPIPE (a closed progress pipe) stop a sweep like SIGINT with
 # complete files; a signal before the first point, or too few descriptors, leaves both files
 # complete or neither.
-# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath|signals|early
+# Item 20: bytes that are not UTF-8 in an argument leave both files valid UTF-8.
+# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath|signals|early|utf8
 #        (python3 standard library)
 import csv
 import io
@@ -292,8 +293,36 @@ def early():
                       f"({os.listdir(d)}: {r.stderr.strip()[-200:]})")
 
 
+def utf8():
+    """--csv $'lat\xe9.csv' (Latin-1) and a broken sequence in --machine's neighbour --json:
+    the files decode strictly as UTF-8 and show the bytes as \\xHH."""
+    with tempfile.TemporaryDirectory() as d:
+        a, j = b"lat\xe9.csv", b"caf\xc3\xa9-\xed\xa0\x80-\xf0\x9f\x98\x80.json"
+        r = subprocess.run([SB.encode(), b"run"] + [x.encode() for x in TINY] +
+                           [b"--csv", a, b"--json", j], cwd=d, capture_output=True, timeout=60)
+        check(r.returncode == 0, f"non-UTF-8 names: exit {r.returncode}: {r.stderr[-300:]}")
+        raw_csv = open(os.path.join(d.encode(), a), "rb").read()
+        raw_json = open(os.path.join(d.encode(), j), "rb").read()
+        for what, raw in (("CSV", raw_csv), ("JSON", raw_json)):
+            try:
+                raw.decode("utf-8", errors="strict")
+                check(True, f"the {what} is valid UTF-8")
+            except UnicodeDecodeError as e:
+                check(False, f"the {what} is valid UTF-8 ({e})")
+        text = raw_csv.decode("utf-8", errors="replace")
+        line = [x for x in text.splitlines() if x.startswith("# command_line=")]
+        check(line and "--csv lat\\xE9.csv" in line[0],
+              f"command_line shows the Latin-1 byte as \\xE9: {line[:1]}")
+        # valid multi-byte characters stay as they are; a surrogate's bytes are escaped
+        check(line and "caf\u00e9-\\xED\\xA0\\x80-\U0001F600.json" in line[0],
+              f"valid UTF-8 kept, the surrogate escaped: {line[:1]}")
+        doc = json.loads(raw_json.decode("utf-8"))
+        check("lat\\xE9.csv" in doc["context"].get("command_line", ""),
+              "the JSON context carries the same escaped command line")
+
+
 {"diskfull": diskfull, "closedfds": closedfds, "symlink": symlink, "longpath": longpath,
- "signals": signals, "early": early}[PART]()
+ "signals": signals, "early": early, "utf8": utf8}[PART]()
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
