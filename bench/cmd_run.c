@@ -28,6 +28,7 @@
 #include "pool.h"
 #include "progress.h"
 #include "quality.h"
+#include "rounds.h"
 #include "signals.h"
 #include "sweep.h"
 #include "sweep_scaled.h"
@@ -44,13 +45,23 @@ static bool has_flag(int argc, char **argv, const char *flag)
 	return false;
 }
 
-/* The bytes the sweep maps at its peak (footprint.c replays the pool's allocations). */
-static bool memory_fits(const struct run_opts *o, const struct point *pts, size_t n)
+/*
+ * The bytes the sweep maps at its peak: footprint.c replays the pool's allocations in the order
+ * the points run (rounds shuffle it, and a shuffled order regrows buffers differently).
+ */
+static bool memory_fits(const struct run_opts *o, const struct point *pts, const size_t *order,
+			size_t n)
 {
 	unsigned long long need, have, unit;
+	struct point *seq = malloc((n ? n : 1) * sizeof *seq);
 	struct footprint f;
+	bool ok;
 
-	if (!footprint_of(pts, n, o->pages, false, &o->placement, NULL, &f)) {
+	for (size_t k = 0; seq && k < n; k++)
+		seq[k] = pts[order[k]];
+	ok = seq && footprint_of(seq, n, o->pages, false, &o->placement, NULL, &f);
+	free(seq);
+	if (!ok) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		return false;
 	}
@@ -151,6 +162,11 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 		metadata_kv(m, "", "min_time_s", "%g", o->min_time);
 	else
 		metadata_kv(m, "", "min_time_s", "google benchmark flag");
+	metadata_kv(m, "", "rounds", "%d", o->rounds);
+	metadata_kv(m, "", "seed", "%llu", o->seed);
+	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
+		metadata_kv(m, "", "repetitions_per_round", "%d",
+			    rounds_repetitions(o->repetitions, o->rounds));
 	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%%");
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
 	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
@@ -229,16 +245,91 @@ static int write_failed(struct outfiles *of, const char *file, int err, size_t d
 	return 1;
 }
 
+/* A point between its first round and its row in the CSV. */
+struct point_slot {
+	struct point_history *hist; /* its repetitions so far (measure.c) */
+	char *row;                  /* its row over the rounds so far, packed; NULL until measured */
+	unsigned quality;           /* enum quality_reason bits of every round (and the canary) */
+	bool remeasured;            /* some round measured it twice (quality.h) */
+	bool failed;                /* a round failed verification: the row stays that round's */
+};
+
+/*
+ * The rows of slots [*next, upto) that were measured, in the sweep's order (*next = upto), then
+ * both files kept: the CSV, then the JSON with every round reported so far.  On a failure the
+ * CSV is cut back to its rows before, *failed names the file, *werr says why; returns false.
+ */
+static bool write_rows(struct outfiles *of, struct point_slot *slots, size_t *next, size_t upto,
+		       struct csv_row *row, size_t *done, size_t *starved, const char **failed,
+		       int *werr)
+{
+	off_t kept = of->csv_kept;
+	size_t n = 0, low = 0;
+	char quality[QUALITY_TEXT_MAX];
+
+	for (; *next < upto; ++*next) {
+		struct point_slot *s = &slots[*next];
+
+		if (!s->row)
+			continue;
+		csv_row_unpack(s->row, row);
+		csv_set(row, COL_remeasured, "%d", s->remeasured);
+		if (!s->failed)
+			csv_set(row, COL_quality, "%s", quality_format(s->quality, quality,
+								       sizeof quality));
+		csv_write(of->csv_stream, row);
+		low += (s->quality & QUALITY_SHARED_CPU) != 0;
+		n++;
+	}
+	if (!n)
+		return true;
+	if (!outfiles_keep_csv(of)) {
+		*werr = errno;
+		*failed = of->csv.abs;
+		return false;
+	}
+	*werr = gbs_keep();
+	if (*werr) {
+		outfiles_cut_csv(of, kept);
+		*failed = of->json.abs;
+		return false;
+	}
+	*done += n;
+	*starved += low;
+	return true;
+}
+
+static void slots_free(struct point_slot *slots, size_t n)
+{
+	for (size_t i = 0; slots && i < n; i++) {
+		point_history_free(slots[i].hist);
+		free(slots[i].row);
+	}
+	free(slots);
+}
+
+/* What a run allocates, freed by cmd_run whichever way run() returns. */
+struct run_mem {
+	struct point *pts;        /* the sweep */
+	size_t npts;              /* its points */
+	size_t *order;            /* the measuring order: rounds x npts indices into pts */
+	struct point_slot *slots; /* npts of them */
+	struct csv_row *row;      /* one row's fields (too large for the stack many times over) */
+};
+
 static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
-	       struct point **points)
+	       struct run_mem *mem)
 {
 	struct cpu_info cpu;
 	struct outfiles of;
 	struct point *pts;
 	struct pool pool;
 	struct measure_env env = { 0 };
+	struct point_slot *slots;
+	struct csv_row *row;
 	char cycles_note[200], err[256], llc_check[160], *meta;
 	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0, starved = 0;
+	size_t *order, nmeasure, next_row = 0;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
 	int rc, status = 0, werr = 0;
@@ -273,7 +364,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		o->repetitions = 0;
 	if (gbflag_given(argc, argv, "benchmark_min_time"))
 		o->min_time = 0;
-	pts = *points = sweep_scaled(o, &npts, &skipped, &skipped_rw, &rounded_split);
+	pts = mem->pts = sweep_scaled(o, &npts, &skipped, &skipped_rw, &rounded_split);
+	mem->npts = npts;
 	if (!pts)
 		return 2;
 	if (!npts) {
@@ -283,7 +375,15 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	}
 	if (o->dry_run)
 		return dryrun_print(stdout, mach, o, pts, npts);
-	if (!memory_fits(o, pts, npts))
+	nmeasure = npts * (size_t)o->rounds;
+	order = mem->order = rounds_order(npts, o->rounds, o->seed);
+	slots = mem->slots = calloc(npts, sizeof *slots);
+	row = mem->row = malloc(sizeof *row);
+	if (!order || !slots || !row) {
+		fprintf(stderr, "storebench run: out of memory\n");
+		return 1;
+	}
+	if (!memory_fits(o, pts, order, nmeasure))
 		return 2;
 	for (size_t i = 0; i < npts; i++) {
 		size_t w = strlen(pts[i].name) + 12; /* Google Benchmark appends /manual_time etc. */
@@ -353,47 +453,48 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	env.o = o;
 	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
-	progress_start(weight, npts);
-	for (size_t i = 0; i < npts && !signals_pending(); i++) {
-		struct csv_row row;
+	progress_start(weight, npts, o->rounds);
+	for (size_t k = 0; k < nmeasure && !signals_pending(); k++) {
+		size_t i = order[k];
+		struct point_slot *slot = &slots[i];
 		struct point_result res;
-		char quality[QUALITY_TEXT_MAX];
-		off_t kept;
+		char *packed;
 		int r;
 
+		if (slot->failed)
+			continue; /* a failed check is the point's result: no round replaces it */
 		if (env.cycles)
 			for (unsigned t = 0; t < pts[i].threads; t++)
 				env.cycles &= pool.t[t].cycles_fd >= 0;
-		progress_point(i, pts[i].name, point_weight(&pts[i]));
-		env.stall = i == 0 && o->stall_ms > 0;
-		r = measure_point(&env, &pts[i], &row, &res);
-		scaled_row(&row, o, &pts[i]);
-		if (!r)
-			csv_set(&row, COL_quality, "%s", quality_format(res.quality, quality,
-									sizeof quality));
-		starved += (res.quality & QUALITY_SHARED_CPU) != 0;
+		progress_point((int)(k / npts), k % npts, pts[i].name, point_weight(&pts[i]));
+		env.stall = k == 0 && o->stall_ms > 0;
+		r = measure_point(&env, &pts[i], &slot->hist, row, &res);
 		if (r < 0) {
 			status = 1;
 			break;
 		}
-		/* the row, then the JSON's point: a failure in either cuts both back to done points */
-		kept = of.csv_kept;
-		csv_write(of.csv_stream, &row);
-		if (!outfiles_keep_csv(&of)) {
-			werr = errno;
-			failed = of.csv.abs;
+		scaled_row(row, o, &pts[i]);
+		packed = csv_row_pack(row);
+		if (!packed) {
+			fprintf(stderr, "storebench run: out of memory\n");
+			status = 1;
 			break;
 		}
-		werr = gbs_keep();
-		if (werr) {
-			outfiles_cut_csv(&of, kept);
-			failed = of.json.abs;
-			break;
-		}
-		done++;
+		free(slot->row);
+		slot->row = packed;
+		slot->quality |= res.quality;
+		slot->remeasured |= res.remeasured;
+		slot->failed = r != 0;
 		if (r)
 			status = 1;
+		/* one round: the sweep's order, so every row before this one is final too */
+		if (o->rounds == 1 && !write_rows(&of, slots, &next_row, i + 1, row, &done, &starved,
+						  &failed, &werr))
+			break;
 	}
+	/* the rest, in the sweep's order, each with the rounds it got (all of them unless stopped) */
+	if (!failed)
+		write_rows(&of, slots, &next_row, npts, row, &done, &starved, &failed, &werr);
 	pool_stop(&pool);
 	rc = gbs_close();
 	if (rc && !failed) {
@@ -437,10 +538,13 @@ int cmd_run(int argc, char **argv)
 {
 	struct machine mach = { 0 };
 	struct run_opts o = { 0 };
-	struct point *pts = NULL;
-	int status = run(argc, argv, &mach, &o, &pts);
+	struct run_mem mem = { 0 };
+	int status = run(argc, argv, &mach, &o, &mem);
 
-	free(pts);
+	slots_free(mem.slots, mem.npts);
+	free(mem.row);
+	free(mem.order);
+	free(mem.pts);
 	opts_free(&o);
 	machine_free(&mach);
 	return status;

@@ -6,6 +6,7 @@
 #include "csv.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const col_names[COL_COUNT] = {
@@ -26,6 +27,29 @@ void csv_set(struct csv_row *r, enum csv_col c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->v[c], sizeof r->v[c], fmt, ap);
 	va_end(ap);
+}
+
+char *csv_row_pack(const struct csv_row *r)
+{
+	size_t len = 0;
+	char *packed, *at;
+
+	for (int c = 0; c < COL_COUNT; c++)
+		len += strlen(r->v[c]) + 1;
+	packed = at = malloc(len);
+	if (!packed)
+		return NULL;
+	for (int c = 0; c < COL_COUNT; c++)
+		at = stpcpy(at, r->v[c]) + 1;
+	return packed;
+}
+
+void csv_row_unpack(const char *packed, struct csv_row *r)
+{
+	for (int c = 0; c < COL_COUNT; c++) {
+		snprintf(r->v[c], sizeof r->v[c], "%s", packed);
+		packed += strlen(packed) + 1;
+	}
 }
 
 static void field(FILE *out, const char *s)

@@ -26,6 +26,14 @@ void csv_row_clear(struct csv_row *r);
 void csv_set(struct csv_row *r, enum csv_col c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * A row kept until it is written (rounds, the drift canary): its fields back to back, each ended
+ * by '\0' — a few hundred bytes where a struct csv_row takes COL_COUNT x CSV_FIELD_MAX.
+ * csv_row_pack returns NULL when out of memory; free() the result.
+ */
+char *csv_row_pack(const struct csv_row *r);
+void csv_row_unpack(const char *packed, struct csv_row *r);
+
 /* The header line (column names). */
 void csv_header(FILE *out);
 

@@ -5,12 +5,14 @@
  */
 #include "measure.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gbench_shim.h"
 #include "quality.h"
+#include "rounds.h"
 
 /* Timer and barrier cost must stay under 1% of a batch. */
 #define OVERHEAD_SHARE 100
@@ -45,9 +47,18 @@ static const char *const counter_name[C_COUNT] = {
 	[C_READ_GBPS] = "read GB/s", [C_WRITE_GBPS] = "write GB/s",
 };
 
+struct point_history {
+	double *v;          /* nrep rows of C_COUNT values, NAN where a counter was not reported */
+	int nrep, cap;      /* rows stored, rows allocated */
+	int rounds;         /* rounds that measured the point */
+};
+
 struct run_state {
 	const struct measure_env *env;
 	const struct point *p;
+	struct point_history *hist; /* the point's repetitions over every round, this one's added */
+	int hist_base;             /* hist->nrep before this round: a re-measured attempt restarts */
+	bool hist_failed;          /* out of memory while adding to hist */
 	uint64_t passes;
 	uint64_t calls_per_thread;     /* per batch */
 	uint64_t write_bytes, read_bytes; /* per batch, all threads, split readers' not included */
@@ -183,6 +194,110 @@ static int counter_index(const char *name)
 	return -1;
 }
 
+void point_history_free(struct point_history *h)
+{
+	if (h)
+		free(h->v);
+	free(h);
+}
+
+/* One repetition's counters as a row of rs->hist. */
+static void history_add(struct run_state *rs, const struct gbs_counter *c, size_t n)
+{
+	struct point_history *h = rs->hist;
+	double *row;
+
+	if (h->nrep == h->cap) {
+		int cap = h->cap ? 2 * h->cap : 16;
+		double *v = realloc(h->v, (size_t)cap * C_COUNT * sizeof *v);
+
+		if (!v) {
+			rs->hist_failed = true;
+			return;
+		}
+		h->v = v;
+		h->cap = cap;
+	}
+	row = h->v + (size_t)h->nrep++ * C_COUNT;
+	for (int k = 0; k < C_COUNT; k++)
+		row[k] = NAN;
+	for (size_t i = 0; i < n; i++) {
+		int k = counter_index(c[i].name);
+
+		if (k >= 0)
+			row[k] = c[i].value;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Counter k's statistics over the history, as Google Benchmark computes its aggregates: the
+ * median of an even count is the mean of the middle two, cv is the sample stddev over the mean.
+ * tmp holds h->nrep values.  False when no repetition reported k.
+ */
+static bool history_stat(const struct point_history *h, int k, double *tmp, struct stat *s)
+{
+	double sum = 0, sq = 0;
+	int n = 0;
+
+	for (int i = 0; i < h->nrep; i++)
+		if (!isnan(h->v[(size_t)i * C_COUNT + k]))
+			tmp[n++] = h->v[(size_t)i * C_COUNT + k];
+	if (!n)
+		return false;
+	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+	for (int i = 0; i < n; i++)
+		sum += tmp[i];
+	s->mean = sum / n;
+	for (int i = 0; i < n; i++)
+		sq += (tmp[i] - s->mean) * (tmp[i] - s->mean);
+	s->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+	s->min = tmp[0];
+	s->max = tmp[n - 1];
+	s->have_cv = n > 1 && s->mean != 0;
+	s->cv = s->have_cv ? sqrt(sq / (n - 1)) / s->mean : 0;
+	return true;
+}
+
+/*
+ * After a later round: every statistic over all the point's repetitions, and the per-repetition
+ * total and read rates read_share() takes the median repetition's share from.
+ */
+static bool stats_from_history(struct run_state *rs)
+{
+	const struct point_history *h = rs->hist;
+	double *tmp = malloc((size_t)h->nrep * sizeof *tmp);
+	double *tot = malloc((size_t)h->nrep * sizeof *tot);
+	double *rd = malloc((size_t)h->nrep * sizeof *rd);
+
+	if (!tmp || !tot || !rd) {
+		free(tmp);
+		free(tot);
+		free(rd);
+		return false;
+	}
+	for (int k = 0; k < C_COUNT; k++)
+		rs->have[k] = history_stat(h, k, tmp, &rs->st[k]);
+	for (int i = 0; i < h->nrep; i++) {
+		tot[i] = h->v[(size_t)i * C_COUNT + C_GBPS];
+		rd[i] = h->v[(size_t)i * C_COUNT + C_READ_GBPS];
+	}
+	free(tmp);
+	free(rs->rep_gbps);
+	free(rs->rep_read);
+	rs->rep_gbps = tot;
+	rs->rep_read = rd;
+	rs->nrep = rs->rep_cap = h->nrep;
+	rs->repetitions = h->nrep;
+	return true;
+}
+
 /*
  * Repetitions arrive first, then Google Benchmark's aggregates (with more than one repetition).
  * A single repetition is its own median, mean, min and max.
@@ -231,6 +346,8 @@ static void report(void *ctx, const struct gbs_run *r)
 	}
 	if (!*r->aggregate && rs->nrep < rs->rep_cap)
 		rs->nrep++;
+	if (!*r->aggregate)
+		history_add(rs, r->counters, r->ncounters);
 }
 
 /*
@@ -473,7 +590,7 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes +
 		(rs->until_batches ? (rs->until_read + rs->until_batches / 2) / rs->until_batches : 0));
 	csv_set(row, COL_write_bytes, "%llu", (unsigned long long)rs->write_bytes);
-	csv_set(row, COL_rounds, "1");
+	csv_set(row, COL_rounds, "%d", rs->hist->rounds);
 	if (!measured) {
 		csv_set(row, COL_verified, "failed");
 		return;
@@ -540,10 +657,12 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 {
 	struct pool *pool = env->pool;
 	struct gbs_point gp = {
-		.name = p->name, .min_time = env->o->min_time, .repetitions = env->o->repetitions,
+		.name = p->name, .min_time = env->o->min_time,
+		.repetitions = rounds_repetitions(env->o->repetitions, env->o->rounds),
 		.ctx = rs, .begin = begin, .batch = batch, .end = end,
 	};
 
+	rs->hist->nrep = rs->hist_base; /* a re-measured attempt replaces the first one */
 	rs->until_read = rs->until_batches = 0;
 	rs->repetitions = rs->seen = rs->nrep = 0;
 	rs->batches = 0;
@@ -569,25 +688,31 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	return judge(&env->o->quality, rs);
 }
 
-int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row,
-		  struct point_result *res)
+int measure_point(const struct measure_env *env, const struct point *p,
+		  struct point_history **hist, struct csv_row *row, struct point_result *res)
 {
 	struct pool *pool = env->pool;
 	struct run_state rs;
 	unsigned q;
-	bool ok = true;
+	bool ok = true, oom = false;
 
 	memset(res, 0, sizeof *res);
 	res->cpu_share = 1;
 	memset(&rs, 0, sizeof rs);
 	rs.env = env;
 	rs.p = p;
+	if (!*hist)
+		*hist = calloc(1, sizeof **hist);
+	rs.hist = *hist;
 	rs.cpu_ns = calloc(p->threads, sizeof *rs.cpu_ns);
 	rs.wall_ns = calloc(p->threads, sizeof *rs.wall_ns);
-	if (!rs.cpu_ns || !rs.wall_ns) {
+	if (!rs.hist || !rs.cpu_ns || !rs.wall_ns) {
 		fprintf(stderr, "storebench run: out of memory\n");
+		free(rs.cpu_ns);
+		free(rs.wall_ns);
 		return -1;
 	}
+	rs.hist_base = rs.hist->nrep;
 	if (prepare(env, p))
 		return -1;
 	pool->store = p->k->fn;
@@ -609,6 +734,27 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 		ok &= pool->t[i].ok;
 	if (!ok)
 		verify_failed(pool, p);
+	if (!rs.seen) {
+		/* aggregates only (--benchmark_report_aggregates_only): the round adds its medians */
+		struct gbs_counter med[C_COUNT];
+		size_t n = 0;
+
+		for (int k = 0; k < C_COUNT; k++)
+			if (rs.have[k])
+				med[n++] = (struct gbs_counter){ counter_name[k], rs.st[k].median };
+		history_add(&rs, med, n);
+	}
+	/* a later round: the row's numbers are over every round, and so is their judgement */
+	if (++rs.hist->rounds > 1) {
+		if (rs.hist_failed || !stats_from_history(&rs)) {
+			fprintf(stderr, "storebench run: out of memory for the statistics of %s\n",
+				p->name);
+			ok = false;
+			oom = true;
+		} else {
+			q |= judge(&env->o->quality, &rs);
+		}
+	}
 	fill_row(env, p, &rs, ok && rs.have[C_GBPS], row);
 	csv_set(row, COL_remeasured, "%d", res->remeasured);
 	res->quality = q;
@@ -621,5 +767,5 @@ int measure_point(const struct measure_env *env, const struct point *p, struct c
 	free(rs.skew);
 	free(rs.run_batch_ns);
 	free(rs.run_skew);
-	return ok ? 0 : 1;
+	return oom ? -1 : ok ? 0 : 1;
 }

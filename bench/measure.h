@@ -28,12 +28,20 @@ struct point_result {
 	bool remeasured;     /* calibrated and measured a second time (short batches, an outlier) */
 };
 
+/* Every repetition one point got over the rounds so far; NULL before its first round. */
+struct point_history;
+
+void point_history_free(struct point_history *h);
+
 /*
- * Measure p and fill row (all but the quality column: the caller writes res->quality once every
- * stage has had its say).  Returns 0 when measured and verified, 1 on a failed verification (row
- * marked, numbers left empty: an error is not a number), -1 when buffers cannot be had.
+ * Measure p once more (one round: rounds_repetitions() of its repetitions) and fill row with the
+ * statistics over every repetition in *hist, this round's included (*hist is allocated on the
+ * first round); with one round they are Google Benchmark's aggregates, as in the JSON.  All but
+ * the quality column: the caller writes res->quality once every stage (every round, the canary)
+ * has had its say.  Returns 0 when measured and verified, 1 on a failed verification (row marked,
+ * numbers left empty: an error is not a number), -1 when buffers or memory cannot be had.
  */
-int measure_point(const struct measure_env *env, const struct point *p, struct csv_row *row,
-		  struct point_result *res);
+int measure_point(const struct measure_env *env, const struct point *p,
+		  struct point_history **hist, struct csv_row *row, struct point_result *res);
 
 #endif

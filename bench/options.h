@@ -16,6 +16,7 @@
 
 /* Limits of single-valued options: enforced in opts.c, stated in their help in options.def. */
 #define REPETITIONS_MAX 100000
+#define ROUNDS_MAX 1000
 #define MIN_TIME_MIN_S 0.000001
 #define MIN_TIME_MAX_S 3600
 #define SLOWDOWN_MAX_PCT 1000

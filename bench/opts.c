@@ -6,12 +6,14 @@
 #include "opts.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <numa.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "options.h"
 
@@ -334,7 +336,28 @@ static int parse_rw(struct run_opts *o, const struct cpu_info *cpu)
 	return 0;
 }
 
-/* Fill, prefill, repetitions, min time, slowdown, output names: the single values. */
+/*
+ * --seed: decimal 0..2^64-1; without it the clock's nanoseconds, so two runs differ unless asked
+ * to repeat an order (the seed is in the metadata either way).
+ */
+static int parse_seed(const char *s, unsigned long long *seed)
+{
+	struct timespec ts;
+	char *end;
+
+	if (!s) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		*seed = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+		return 0;
+	}
+	errno = 0;
+	*seed = strtoull(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || errno)
+		return fail("--seed '%s': want a whole number 0..18446744073709551615", s);
+	return 0;
+}
+
+/* Fill, prefill, repetitions, rounds, seed, min time, slowdown, output names: single values. */
 static int parse_scalars(const char *const *v, struct run_opts *o)
 {
 	double num;
@@ -356,6 +379,11 @@ static int parse_scalars(const char *const *v, struct run_opts *o)
 	if (!parse_number(v[OPT_min_time], MIN_TIME_MIN_S, MIN_TIME_MAX_S, false, &o->min_time))
 		return fail("--min-time '%s': want seconds, %s..%d", v[OPT_min_time],
 			    OPTIONS_STR(MIN_TIME_MIN_S), MIN_TIME_MAX_S);
+	if (!parse_number(v[OPT_rounds], 1, ROUNDS_MAX, true, &num))
+		return fail("--rounds '%s': want a whole number 1..%d", v[OPT_rounds], ROUNDS_MAX);
+	o->rounds = (int)num;
+	if (parse_seed(v[OPT_seed], &o->seed))
+		return 2;
 	if (!parse_number(v[OPT_inject_slowdown], 0, SLOWDOWN_MAX_PCT, false, &o->slowdown_pct))
 		return fail("--inject-slowdown '%s': want a percentage, 0..%d",
 			    v[OPT_inject_slowdown], SLOWDOWN_MAX_PCT);

@@ -68,6 +68,8 @@ struct run_opts {
 	double slowdown_pct;         /* --inject-slowdown */
 	double stall_ms;             /* --inject-stall: the first point's calibrations stall */
 	struct quality_limits quality; /* --profile and the thresholds of the quality flags */
+	int rounds;                  /* --rounds: each measures every point once (rounds.h) */
+	unsigned long long seed;     /* --seed: the rounds' shuffle (from the clock by default) */
 	const char *csv, *json, *machine;
 	unsigned long long cold_bytes; /* working set of "cold" at 1 thread (metadata) */
 	struct scaled_axes *at;      /* the sizes at each thread count, in o->threads order */

@@ -8,10 +8,11 @@
 
 #include <stddef.h>
 
-void progress_start(double total_weight, size_t npoints);
+/* npoints of total_weight in each of rounds rounds. */
+void progress_start(double total_weight, size_t npoints, int rounds);
 
-/* Announce point i (0-based) of weight w about to run. */
-void progress_point(size_t i, const char *name, double w);
+/* Announce the i-th point (0-based) of round round (0-based), of weight w, about to run. */
+void progress_point(int round, size_t i, const char *name, double w);
 
 /* Seconds since progress_start. */
 double progress_elapsed(void);

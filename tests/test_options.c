@@ -157,8 +157,9 @@ static void presets_tsv(void)
 	for (size_t i = 0; i < OPT_COUNT; i++)
 		fields += option_at(i)->preset_field;
 	line = strtok_r(text, "\n", &save);
-	CHECK(line && !strncmp(line, "name\tkernels\tcall\tws\tthreads\trepetitions\tmin-time\trw\t"
-				    "rw-mode\trw-layout\tchunk", 70), "header: %s", line ? line : "none");
+	CHECK(line && !strncmp(line, "name\tkernels\tcall\tws\tthreads\trepetitions\tmin-time\t"
+				    "rounds\trw\trw-mode\trw-layout\tchunk", 83), "header: %s",
+	      line ? line : "none");
 	for (; line; line = strtok_r(NULL, "\n", &save), lines++) {
 		size_t cols = 1;
 

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# rounds_test.py — `storebench run --rounds N --seed S`: every round measures every point once in a
+# seeded shuffled order, the statistics of a row are over all its rounds, a stopped run keeps the
+# points it measured.  Usage: rounds_test.py <storebench> <csv_columns.def> rounds
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
+PROGRESS = re.compile(r"^storebench: round (\d+)/(\d+) point (\d+)/(\d+) .*  (\S+)$")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(args, cwd):
+    return subprocess.run([SB, "run"] + args, cwd=cwd, capture_output=True, text=True)
+
+
+def read_csv(path):
+    meta, rows = {}, []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# "):
+                k, _, v = line[2:].partition("=")
+                meta[k] = v
+            elif line:
+                rows.append(line.split(","))
+    return meta, [dict(zip(COLUMNS, r)) for r in rows[1:]], rows[0] if rows else []
+
+
+def order_of(stderr):
+    """[(round, name)] in the order the points were measured, from the progress lines."""
+    return [(int(m.group(1)), m.group(5)) for m in map(PROGRESS.match, stderr.splitlines()) if m]
+
+
+def point_of(run_name):
+    return re.sub(r"/(min_time|repeats|manual_time).*", "", run_name)
+
+
+# 12 cheap points: enough that two seeds giving one order (1 in 12!^3) cannot happen by chance
+SWEEP = ["--kernels", "memset,rep_stosb", "--call", "4KiB,8KiB,16KiB,32KiB,64KiB,128KiB",
+         "--threads", "1", "--min-time", "0.001"]
+
+
+def rounds():
+    with tempfile.TemporaryDirectory() as d:
+        natural = subprocess.run([SB, "run"] + SWEEP + ["--benchmark_list_tests"], cwd=d,
+                                 capture_output=True, text=True).stdout.split()
+        check(len(natural) == 12, f"--benchmark_list_tests: {natural}")
+        runs = {}
+        for name, seed in (("a", "42"), ("b", "42"), ("c", "43")):
+            r = run(SWEEP + ["--repetitions", "4", "--rounds", "3", "--seed", seed,
+                             "--csv", name + ".csv"], d)
+            check(r.returncode == 0, f"rounds run {name} exit {r.returncode}: {r.stderr[-1500:]}")
+            runs[name] = (order_of(r.stderr),) + read_csv(os.path.join(d, name + ".csv"))
+        order, meta, rows, header = runs["a"]
+        check(header == COLUMNS, "header differs from csv_columns.def")
+        check(len(order) == 3 * 12, f"{len(order)} measurements, want 3 rounds x 12 points")
+        for rnd in (1, 2, 3):
+            names = [n for r, n in order if r == rnd]
+            check(sorted(names) == sorted(natural),
+                  f"round {rnd} does not measure every point exactly once: {names}")
+        check([n for _, n in order[:12]] != natural, "round 1 is the sweep's order: not shuffled")
+        check(len({tuple(n for r, n in order if r == k) for k in (1, 2, 3)}) == 3,
+              "the three rounds have the same order")
+        check(order == runs["b"][0], "seed 42 twice: two different orders")
+        check(order != runs["c"][0], "seeds 42 and 43: the same order")
+        check((meta.get("rounds"), meta.get("seed"), meta.get("repetitions_per_round")) ==
+              ("3", "42", "2"), f"metadata rounds/seed/repetitions_per_round: {meta}")
+        # rows in the sweep's order, each over every repetition of its 3 rounds (ceil(4/3) each)
+        check([f"{x['kernel']}/call:{x['call_bytes']}" for x in rows] ==
+              [n.split("/ws:")[0] for n in natural], "rows are not in the sweep's order")
+        doc = json.load(open(os.path.join(d, "a.json")))
+        reps = {}
+        for b in doc["benchmarks"]:
+            if b.get("run_type") == "iteration":
+                reps.setdefault(point_of(b["run_name"]), []).append(b["GB/s"])
+        check(doc["context"].get("seed") == "42", "JSON context lacks the seed")
+        for x in rows:
+            name = next(n for n in natural if n.startswith(f"{x['kernel']}/call:{x['call_bytes']}/"))
+            g = reps.get(name, [])
+            check(x["verified"] == "ok" and x["repetitions"] == "6" and len(g) == 6,
+                  f"{name}: {x['repetitions']} repetitions in the row, {len(g)} in the JSON, "
+                  "want 3 rounds x 2")
+            if len(g) != 6 or x["verified"] != "ok":
+                continue
+            if "rounds" in x:
+                check(x["rounds"] == "3", f"{name}: rounds column {x['rounds']}")
+            # the statistics are over all six, not the last round's two
+            for col, want in (("gbps_median", statistics.median(g)), ("gbps_min", min(g)),
+                              ("gbps_max", max(g)), ("gbps_mean", statistics.mean(g)),
+                              ("gbps_cv", statistics.stdev(g) / statistics.mean(g))):
+                check(abs(float(x[col]) - want) <= 2e-3 * abs(want) + 1e-9,
+                      f"{name}: {col} {x[col]}, the six repetitions give {want:.6g}")
+        print(f"ok: 3 rounds x 12 points, seeded shuffle replayed, statistics over 6 repetitions")
+
+        # bad values: one line, exit 2, no file
+        for args, what in ((["--rounds", "0"], "zero rounds"), (["--rounds", "2.5"], "fraction"),
+                           (["--rounds", "1001"], "beyond the limit"),
+                           (["--seed", "-1"], "negative seed"),
+                           (["--seed", "18446744073709551616"], "seed beyond 2^64-1"),
+                           (["--seed", "0x10"], "hex seed")):
+            with tempfile.TemporaryDirectory() as e:
+                r = run(SWEEP + args, e)
+                lines = r.stderr.strip().splitlines()
+                check(r.returncode == 2 and len(lines) == 1 and os.listdir(e) == [],
+                      f"{what}: exit {r.returncode}, {lines}, files {os.listdir(e)}")
+                print(f"ok: {what}: {r.stderr.strip()}")
+
+        # stopped in a later round: every point measured so far has its row, with the rounds it got
+        p = subprocess.Popen([SB, "run"] + SWEEP + ["--min-time", "0.02", "--repetitions", "5",
+                                                    "--rounds", "5", "--csv", "stop.csv"],
+                             cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        seen, deadline = "", time.time() + 60
+        while time.time() < deadline and "round 3/5" not in seen:
+            seen += p.stderr.readline()
+        p.send_signal(signal.SIGINT)
+        err = seen + p.communicate(timeout=120)[1]
+        check(p.returncode == 130, f"SIGINT in round 3: exit {p.returncode}")
+        meta, rows, header = read_csv(os.path.join(d, "stop.csv"))
+        check(header == COLUMNS and len(rows) == 12, f"stopped run: {len(rows)} rows, want 12")
+        check(all(x["verified"] == "ok" and 2 <= int(x["repetitions"]) <= 3 for x in rows),
+              f"stopped in round 3: repetitions {[x['repetitions'] for x in rows]}, want 2 or 3")
+        check(json.load(open(os.path.join(d, "stop.json")))["benchmarks"],
+              "stopped run: JSON without benchmarks")
+        print(f"ok: SIGINT in round 3 of 5: 12 rows of 2-3 rounds; {err.strip().splitlines()[-1]}")
+
+
+{"rounds": rounds}[PART]()
+sys.exit(1 if failures else 0)
