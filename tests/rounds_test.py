@@ -97,8 +97,7 @@ def rounds():
                   "want 3 rounds x 2")
             if len(g) != 6 or x["verified"] != "ok":
                 continue
-            if "rounds" in x:
-                check(x["rounds"] == "3", f"{name}: rounds column {x['rounds']}")
+            check(x["rounds"] == "3", f"{name}: rounds column {x['rounds']}")
             # the statistics are over all six, not the last round's two
             for col, want in (("gbps_median", statistics.median(g)), ("gbps_min", min(g)),
                               ("gbps_max", max(g)), ("gbps_mean", statistics.mean(g)),
@@ -132,8 +131,10 @@ def rounds():
         check(p.returncode == 130, f"SIGINT in round 3: exit {p.returncode}")
         meta, rows, header = read_csv(os.path.join(d, "stop.csv"))
         check(header == COLUMNS and len(rows) == 12, f"stopped run: {len(rows)} rows, want 12")
-        check(all(x["verified"] == "ok" and 2 <= int(x["repetitions"]) <= 3 for x in rows),
-              f"stopped in round 3: repetitions {[x['repetitions'] for x in rows]}, want 2 or 3")
+        check(all(x["verified"] == "ok" and x["rounds"] in ("2", "3") and
+                  x["repetitions"] == x["rounds"] for x in rows),
+              f"stopped in round 3: rounds {[x['rounds'] for x in rows]}, want 2 or 3, one "
+              "repetition each")
         check(json.load(open(os.path.join(d, "stop.json")))["benchmarks"],
               "stopped run: JSON without benchmarks")
         print(f"ok: SIGINT in round 3 of 5: 12 rows of 2-3 rounds; {err.strip().splitlines()[-1]}")
