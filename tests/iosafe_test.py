@@ -7,7 +7,8 @@
 # complete files; a signal before the first point, or too few descriptors, leaves both files
 # complete or neither.
 # Item 20: bytes that are not UTF-8 in an argument leave both files valid UTF-8.
-# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath|signals|early|utf8
+# paths: CONTRACTS.md "Result paths", one `storebench: csv|json <absolute path>` line each.
+# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath|signals|early|utf8|paths
 #        (python3 standard library)
 import csv
 import io
@@ -321,8 +322,43 @@ def utf8():
               "the JSON context carries the same escaped command line")
 
 
+def reported(stderr):
+    """The paths of the `storebench: csv PATH` and `storebench: json PATH` lines."""
+    lines = stderr.splitlines()
+    return ([x[len("storebench: csv "):] for x in lines if x.startswith("storebench: csv ")],
+            [x[len("storebench: json "):] for x in lines if x.startswith("storebench: json ")])
+
+
+def paths():
+    with tempfile.TemporaryDirectory() as d:
+        sub = os.path.join(d, "sub")
+        os.mkdir(sub)
+        for args, want in (([], None), (["--csv", "x.csv"], os.path.join(sub, "x.csv")),
+                           (["--csv", "../y.csv", "--json", "j.json"],
+                            os.path.join(d, "y.csv"))):
+            r = run(TINY + args, sub)
+            c, j = reported(r.stderr)
+            check(r.returncode == 0 and len(c) == 1 and len(j) == 1,
+                  f"{args}: one csv and one json line ({c}, {j})")
+            if len(c) != 1 or len(j) != 1:
+                continue
+            check(os.path.isabs(c[0]) and os.path.isabs(j[0]) and os.path.isfile(c[0]) and
+                  os.path.isfile(j[0]), f"{args}: absolute paths of files that exist")
+            if want:
+                check(os.path.realpath(c[0]) == os.path.realpath(want), f"{args}: csv is {want}")
+            complete_pair(c[0], j[0], f"{args}")
+        # the same second twice: each run names its own files
+        a, b = (subprocess.Popen([SB, "run"] + TINY, cwd=sub, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(2))
+        ca, cb = reported(a.communicate(timeout=60)[1])[0], reported(b.communicate(timeout=60)[1])[0]
+        check(len(ca) == 1 and len(cb) == 1 and ca != cb, f"two runs, two CSVs: {ca} {cb}")
+        # a failed run reports no path
+        r = run(TINY + ["--csv", "x.csv"], sub)
+        check(r.returncode == 2 and reported(r.stderr) == ([], []), "a refused run names no file")
+
+
 {"diskfull": diskfull, "closedfds": closedfds, "symlink": symlink, "longpath": longpath,
- "signals": signals, "early": early, "utf8": utf8}[PART]()
+ "signals": signals, "early": early, "utf8": utf8, "paths": paths}[PART]()
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
