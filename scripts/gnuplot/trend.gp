@@ -4,8 +4,8 @@
 #
 # Variables (gnuplot -e): datafile, out, fmt ("png" or "svg"), n (panels), runs (x count), machine,
 # array T[n] (panel titles).  datafile holds one block per panel (separated by two blank lines):
-#   x  gbps_median  gbps_min  gbps_max  run-folder  kernel
-# One x per run (the run's position in history), labelled with its folder name, so several runs
+#   x  gbps_median  gbps_min  gbps_max  run-label  kernel
+# One x per run (the run's position in history), labelled "<date> #N" with its marks, so several runs
 # on one day stay apart.
 
 if (fmt eq "svg") {

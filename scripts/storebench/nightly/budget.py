@@ -3,24 +3,30 @@
 # Why: a CI slot is fixed; a sweep that overruns is killed and gates nothing.
 """Pick the largest of a few sweep shapes whose estimated time fits the budget.
 
-Shapes, largest first (every one keeps the nightly preset's repetitions, so the U-test holds):
-  preset    the nightly preset unchanged: every kernel, call = ws from L1d/4 to 4 x LLC in x2 steps,
-            threads 1 and all
-  x4        every kernel, the same range in x4 steps
-  per-kind  one kernel per kind, store width and ISA (the 4x unrolled one where there is one),
-            x4 steps
-  classes   those kernels at one working set per level: L1d/2, L2/2, LLC/2, 4 x LLC
-  minimal   those kernels at L1d/2 and 4 x LLC, one thread
-Kernels and call sizes given after -- replace the shapes (the guard still applies).
-The estimate is points x seconds per point; seconds per point come from the machine's previous
-nightly run (gate.json) when there is one, else from repetitions x min time with a margin.
-With the same budget as last time, the previous run's shape is kept while it fits, so the same
-points are compared every night.
+Every size sits well inside one regime, never at a capacity, where a point's number does not
+swing with the exact size the cache word resolves to: a cache level's points at most half of a
+thread's share of it (and at least 4x its share of the level below), DRAM points at least 4x a
+thread's share of the LLC.  Cache words are a thread's share at each thread count (storebench's
+size grammar), and `storebench run --dry-run` says each point's size and shares; a point outside
+its regime at some thread count (an L3 share that small beside L2) is left out with
+--benchmark_filter.  Shapes, largest first, all at threads 1 and all:
+  wide      every kernel at L1d/8, L1d/4, L1d/2, L2/8, L2/4, L2/2, L3/8, L3/4, L3/2, DRAM
+  regimes   every kernel at L1d/2, L2/2, L3/2, DRAM
+  per-kind  one kernel per kind, store width and ISA (the 4x unrolled one where there is one)
+            at the wide sizes
+  classes   those kernels at L1d/2, L2/2, L3/2, DRAM
+  minimal   those kernels at L1d/2 and DRAM, one thread
+Kernels and call sizes given after -- replace the shapes (the guard still applies).  Every shape
+keeps the nightly preset's repetitions, so the U-test holds.  The estimate is points x seconds
+per point; seconds per point come from the machine's last good nightly run (gate.json) when there
+is one, else from repetitions x min time with a margin.  The baseline's shape is kept while it
+fits, so the same points are compared every night.
 """
 
 import json
 import math
 import os
+import re
 import subprocess
 
 def _nightly_preset(storebench):
@@ -52,9 +58,36 @@ class Shape:
                      else "sweep as given after --")
 
 
+def post_reserve(budget_s):
+    """Seconds kept back at the end for compare.py, the plots, the trend and the summary."""
+    return min(60.0, max(10.0, 0.05 * budget_s))
+
+
 def reserve(budget_s):
-    """Seconds kept back for compare.py, the plots and the trend."""
-    return min(120.0, max(20.0, 0.1 * budget_s))
+    """Seconds of the budget not given to the sweep: the re-measurement of points that look
+    regressed (scripts/nightly's confirmation) and the post_reserve."""
+    return post_reserve(budget_s) + min(120.0, max(15.0, 0.1 * budget_s))
+
+
+DURATION = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
+
+
+def parse_duration(text):
+    """Seconds of '5400', '5400s', '90m', '1h30m', '1h', '2m30s'; ValueError otherwise.  Every
+    number but a lone one carries its unit: '1h30' is an error, not 3630 s or 5400 s."""
+    t = text.strip()
+    if t.isdigit():
+        total = int(t)
+    else:
+        m = DURATION.fullmatch(t)
+        if not t or not m or not any(m.groups()):
+            raise ValueError(f"'{text}' is not a duration (e.g. 5400, 5400s, 90m, 1h30m; "
+                             "every number after the first carries h, m or s)")
+        h, mi, s = (int(g or 0) for g in m.groups())
+        total = h * 3600 + mi * 60 + s
+    if total <= 0:
+        raise ValueError(f"'{text}' must be positive")
+    return total
 
 
 def _query(storebench, *args):
@@ -99,21 +132,62 @@ def _per_kind(kernels):
     return [k["name"] for k in kernels if k["name"] in pick]
 
 
-def _sizes(info, step):
-    l1 = int(info["cache_l1d_bytes"])
-    llc = int(info.get("cache_l3_bytes") or info["cache_l2_bytes"])
-    out, s = [], l1 // 4
-    while s <= 4 * llc:
-        out.append(s)
-        s *= step
-    return out + [4 * llc] if out[-1] != 4 * llc else out  # storebench ranges include the end
+# Sizes of each regime, as cache words (a thread's share at each point's thread count).
+WIDE = ("L1d/8", "L1d/4", "L1d/2", "L2/8", "L2/4", "L2/2", "L3/8", "L3/4", "L3/2", "DRAM")
+CLASSES = ("L1d/2", "L2/2", "L3/2", "DRAM")
+
+
+def _words(words, info):
+    """The words this machine has: no L3 words without an L3 (its LLC is then the L2)."""
+    return ",".join(w for w in words if info.get("cache_l3_bytes", "0") not in ("", "0")
+                    or not w.startswith("L3"))
+
+
+def inside(ws, regime, share):
+    """Whether a working set per thread sits well inside its regime (see the module text);
+    share maps l1d, l2, l3, llc to a thread's share in bytes at the point's thread count."""
+    below = {"L2": share.get("l1d"), "L3": share.get("l2")}.get(regime)
+    if regime == "DRAM":
+        return ws >= 4 * share["llc"]
+    level = share.get({"L1d": "l1d", "L2": "l2", "L3": "l3"}.get(regime, ""), 0)
+    return 0 < ws <= level / 2 and (not below or ws >= 4 * below)
+
+
+def plan(storebench, args):
+    """`storebench run --dry-run` of args: [(point name, ws bytes, regime, shares)]."""
+    out, share = [], {}
+    for line in _query(storebench, "run", "--dry-run", *args).splitlines():
+        f = dict(w.split("=", 1) for w in line.split("#", 1)[0].split() if "=" in w)
+        if line.startswith("threads=") and "share_l1d" in f:
+            share = {k[6:]: int(v) for k, v in f.items() if k.startswith("share_")}
+        elif line.lstrip().startswith("point="):
+            out.append((f["point"], int(f["ws_bytes"]), f.get("regime", ""), share))
+    return out
+
+
+def _fenced(storebench, args, passthrough):
+    """args plus a --benchmark_filter keeping only the points well inside their regime (unless
+    the caller filters), and the number of points that will run."""
+    points = plan(storebench, args + passthrough)
+    if any(a.startswith("--benchmark_filter") for a in passthrough):
+        return args, len(points)
+    # Whether a point is inside depends on its size and thread count, not on its kernel: the
+    # filter names the sizes and counts left out, for every kernel at once.
+    out = {name.split("/", 1)[1] for name, ws, regime, share in points
+           if not inside(ws, regime, share)}
+    kept = sum(name.split("/", 1)[1] not in out for name, _, _, _ in points)
+    if kept and out:
+        args = args + ["--benchmark_filter=-/(%s)(/|$)" % "|".join(re.escape(o) for o in sorted(out))]
+    return args, kept
 
 
 def _last_gate(history):
     for run in reversed(history):
         try:
             with open(os.path.join(run, "gate.json")) as f:
-                return json.load(f)
+                doc = json.load(f)
+            if isinstance(doc, dict):
+                return doc
         except (OSError, ValueError):
             continue
     return {}
@@ -130,44 +204,37 @@ def _without(args, passthrough):
     return out
 
 
-def shape(storebench, budget_s, passthrough, history=()):
-    """The Shape to run: `storebench run` arguments (options also in passthrough left out)."""
+def shape(storebench, budget_s, passthrough, history=(), prefer=None):
+    """The Shape to run: `storebench run` arguments (options also in passthrough left out).
+    history: the machine's good runs, oldest first; prefer: the baseline's shape name."""
     info = dict(ln.split("=", 1) for ln in _query(storebench, "info").splitlines() if "=" in ln)
     for key in ("cache_l1d_bytes", "cache_l2_bytes"):
         if not info.get(key, "").isdigit():
             raise BudgetError(f"storebench info gives no {key}; pass the sweep after --")
     kernels = _kernels(storebench, _fill_is_zero(passthrough))
-    all_names = [k["name"] for k in kernels]
-    few = _per_kind(kernels)
-    nthreads = 1 if int(info.get("online_cpus", "1")) == 1 else 2
+    every, few = ",".join(k["name"] for k in kernels), ",".join(_per_kind(kernels))
     last = _last_gate(history)
     per_point = (last["sweep_s"] / last["points_run"] if last.get("points_run") and
                  last.get("sweep_s") else _guess_s_per_point(storebench))
-    cands = [
-        ("preset", [], len(all_names), len(_sizes(info, 2)), nthreads),
-        ("x4", ["--call", "L1d/4..4LLC:x4"], len(all_names), len(_sizes(info, 4)), nthreads),
-        ("per-kind", ["--kernels", ",".join(few), "--call", "L1d/4..4LLC:x4"],
-         len(few), len(_sizes(info, 4)), nthreads),
-        ("classes", ["--kernels", ",".join(few), "--call", "L1d/2,L2/2,LLC/2,4LLC"],
-         len(few), 4, nthreads),
-        ("minimal", ["--kernels", ",".join(few), "--call", "L1d/2,4LLC", "--threads", "1"],
-         len(few), 2, 1),
-    ]
     given = {a.split("=", 1)[0] for a in passthrough if a.startswith("--")}
     if {"--kernels", "--call"} <= given:
         # The caller chose the sweep; only the guard at the budget applies to it.
         return Shape("as given after --", ["--preset", "nightly"], 0, 0.0)
+    cands = [("wide", every, WIDE, "1,all"), ("regimes", every, CLASSES, "1,all"),
+             ("per-kind", few, WIDE, "1,all"), ("classes", few, CLASSES, "1,all"),
+             ("minimal", few, ("L1d/2", "DRAM"), "1")]
+    # The baseline's shape first while it still fits: the same points every night are what the
+    # gate compares, and a better estimate alone should not move them.
+    cands.sort(key=lambda c: c[0] != prefer)
     avail = budget_s - reserve(budget_s)
-    # With an unchanged budget, last night's shape first while it still fits: the same points
-    # every night are what the gate compares, and a better estimate alone should not move them.
-    if last.get("budget_s") == budget_s:
-        cands.sort(key=lambda c: c[0] != last.get("shape_name"))
-    for name, args, nk, ns, nt in cands:
-        points = nk * ns * nt
+    need = None
+    for name, names, words, threads in cands:
+        args, points = _fenced(storebench, _without(
+            ["--preset", "nightly", "--kernels", names, "--call", _words(words, info),
+             "--threads", threads], passthrough), passthrough)
         est = points * per_point
-        if est <= avail:
-            return Shape(name, _without(["--preset", "nightly", *args], passthrough), points, est)
-    name, args, nk, ns, nt = cands[-1]
-    need = math.ceil(nk * ns * nt * per_point + reserve(budget_s))
-    raise BudgetError(f"budget {budget_s:.0f} s is too small: the smallest sweep "
-                      f"({nk * ns * nt} points) needs about {need} s with the reserve")
+        if points and est <= avail:
+            return Shape(name, args, points, est)
+        need = math.ceil(est + reserve(budget_s))
+    raise BudgetError(f"budget {budget_s:.0f} s is too small: the smallest sweep needs about "
+                      f"{need} s with the reserve")

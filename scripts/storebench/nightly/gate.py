@@ -6,8 +6,10 @@
 A point is a regression only when all of these hold:
   * compare.py's two-sided Mann-Whitney U-test over the repetitions gives p < alpha;
   * the median GB/s is worse than the baseline's by more than the threshold;
-  * neither run's cv of the repetitions exceeds cv_max, and no measured thread shared its CPU
-    (storebench's cpu_share below 0.9); otherwise the point is "noisy".
+  * the point is of good quality in both runs; otherwise it is "noisy".  Quality is storebench's
+    `quality` column where the CSV has one (its limits are the run's quality_* metadata), else
+    the gate's own rule: cv of the repetitions at most cv_max, and no measured thread with less
+    than cpu_share_min of its CPU.
 Improvements are the mirror image.  The ratio is simple arithmetic on compare.py's median
 aggregates of time per byte: GB/s ratio = old time / new time.
 """
@@ -18,12 +20,20 @@ import re
 import subprocess
 import sys
 
+from storebench import reader
+
 COMPARE_PY_DEFAULT = "/usr/share/benchmark/compare.py"
 # compare.py's own constant (gbench/report.py UTEST_OPTIMAL_REPETITIONS): fewer is not gated.
 MIN_REPETITIONS = 9
-# storebench's cpu_share counter (bench/csv_columns.def cpu_share_min): below this, a measured
-# thread shared its CPU with other work, and its numbers say more about that work than the store.
-SHARE_MIN = 0.9
+# Threshold sets: metal for a dedicated machine, vm for a guest or a shared runner (its vCPUs
+# lose time to the host and its memory bandwidth moves with its neighbours).  threshold, cv_max
+# and noisy_max are percent, cpu_share_min a ratio; cv_max and cpu_share_min are the binary's
+# own defaults per profile (bench/quality.h), used by the gate only where a run carries no
+# quality column.
+PROFILES = {
+    "metal": dict(threshold=5.0, alpha=0.05, cv_max=5.0, cpu_share_min=0.9, noisy_max=50.0),
+    "vm": dict(threshold=10.0, alpha=0.05, cv_max=10.0, cpu_share_min=0.8, noisy_max=50.0),
+}
 
 
 class SetupError(Exception):
@@ -44,7 +54,10 @@ def find_scipy_python():
                   "python3"]
     for exe in filter(None, candidates):
         try:
-            r = subprocess.run([exe, "-c", "import scipy.stats"], capture_output=True)
+            # find_spec only locates scipy: importing it costs seconds on a busy machine
+            r = subprocess.run([exe, "-c", "import importlib.util, sys; "
+                                "sys.exit(importlib.util.find_spec('scipy') is None)"],
+                               capture_output=True)
         except OSError:
             continue
         if r.returncode == 0:
@@ -156,6 +169,20 @@ def _iteration_names(doc):
             if b.get("run_type", "iteration") == "iteration"}
 
 
+def quality_by_point(csv_path):
+    """point name -> storebench's quality ('ok' or reasons) for a run whose CSV has the column;
+    None when it has none (a storebench before the quality column: the gate's own rule holds)."""
+    try:
+        run = reader.load(csv_path)
+    except reader.CsvError:
+        return None
+    if "quality" not in run.columns:
+        return None
+    return {"%s/call:%s/ws:%s/threads:%s/rw:%s" % (r["kernel"], r["call_bytes"], r["ws_bytes"],
+                                                   r["threads"], r["rw_ratio"]): r["quality"]
+            for r in run.rows}
+
+
 def _bytes_per_second(entry):
     """storebench's GB/s counter (1e9 bytes/s), or Google Benchmark's own bytes_per_second."""
     if entry.get("GB/s"):
@@ -163,8 +190,9 @@ def _bytes_per_second(entry):
     return entry.get("bytes_per_second")
 
 
-def classify(diff, base_doc, new_doc, alpha, threshold, cv_max):
-    """Return (points, only_base, only_new).  threshold and cv_max are fractions (0.05)."""
+def classify(diff, base_doc, new_doc, limits, quality=(None, None)):
+    """Return (points, only_base, only_new).  limits: alpha, threshold, cv_max (fractions) and
+    cpu_share_min; quality: the (baseline, tonight) quality_by_point maps, None where absent."""
     by_name = {}
     for entry in diff:
         if entry["name"] == "OVERALL_GEOMEAN":
@@ -196,7 +224,10 @@ def classify(diff, base_doc, new_doc, alpha, threshold, cv_max):
         if bm and nm:
             p["gbps_base"] = (_bytes_per_second(bm) or 0) / 1e9 or None
             p["gbps_new"] = (_bytes_per_second(nm) or 0) / 1e9 or None
-        _decide(p, alpha, threshold, cv_max)
+        bad = [f"{q} ({which})" for which, qmap in zip(("baseline", "tonight"), quality)
+               if qmap is not None for q in [qmap.get(p["name"], "ok")] if q != "ok"]
+        p["quality"] = "; ".join(bad) if bad else ("ok" if None not in quality else "")
+        _decide(p, limits)
         points.append(p)
     names_b, names_n = _iteration_names(base_doc), _iteration_names(new_doc)
     only_base = sorted(point_name(n) for n in names_b - names_n)
@@ -204,33 +235,36 @@ def classify(diff, base_doc, new_doc, alpha, threshold, cv_max):
     return points, only_base, only_new
 
 
-def _decide(p, alpha, threshold, cv_max):
+def _decide(p, limits):
     if p["ratio"] is None or p["p"] is None or (p["reps"] or 0) < MIN_REPETITIONS:
         p["status"] = "untested"
         p["why"] = f"fewer than {MIN_REPETITIONS} repetitions in one of the runs"
         return
     cv = max(p["cv_base"] or 0.0, p["cv_new"] or 0.0)
-    moved = p["p"] < alpha and abs(p["ratio"] - 1) > threshold
-    if p["cpu_share"] < SHARE_MIN:
-        p["status"] = "noisy"
-        p["why"] = ("moved, but " if moved else "") + \
-            f"a measured thread had {p['cpu_share']:.1%} of its CPU (shared)"
-        return
-    if cv > cv_max:
-        p["status"] = "noisy"
-        p["why"] = "moved, but " if moved else ""
-        p["why"] += f"cv {cv:.2%} > {cv_max:.2%}"
+    moved = p["p"] < limits["alpha"] and abs(p["ratio"] - 1) > limits["threshold"]
+    if p["quality"]:
+        bent = p["quality"] != "ok" and "quality " + p["quality"]
+    elif p["cpu_share"] < limits["cpu_share_min"]:
+        bent = f"a measured thread had {p['cpu_share']:.1%} of its CPU (shared)"
+    else:
+        bent = cv > limits["cv_max"] and f"cv {cv:.2%} > {limits['cv_max']:.2%}"
+    if bent:
+        p["status"], p["why"] = "noisy", ("moved, but " if moved else "") + bent
     elif moved:
         p["status"] = "regression" if p["ratio"] < 1 else "improvement"
 
 
-def noisy_share(doc, cv_max):
-    """(noisy, total): points of one run whose cv over the repetitions (Google Benchmark's cv
-    aggregate of the batch time) exceeds cv_max, or whose threads shared their CPUs."""
-    cv = {b["run_name"]: b["real_time"] for b in doc["benchmarks"]
+def noisy_points(doc, limits, quality=None):
+    """(noisy, total) over the distinct points of one run: bent by storebench's quality column
+    where given, else by cv above cv_max (Google Benchmark's cv aggregate of the batch time) or
+    a thread with less than cpu_share_min of its CPU."""
+    if quality is not None:
+        return sum(q != "ok" for q in quality.values()), len(quality)
+    cv = {point_name(b["run_name"]): b["real_time"] for b in doc["benchmarks"]
           if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "cv"}
-    share = _cpu_share_min(doc)
-    return sum(cv[r] > cv_max or share.get(r, 1.0) < SHARE_MIN for r in cv), len(cv)
+    share = {point_name(r): v for r, v in _cpu_share_min(doc).items()}
+    return (sum(cv[n] > limits["cv_max"] or share.get(n, 1.0) < limits["cpu_share_min"]
+                for n in cv), len(cv))
 
 
 def verdict(points):

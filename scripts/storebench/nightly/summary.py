@@ -16,9 +16,12 @@ from storebench.nightly import gate
 HEADLINE_KEYS = ("utc_time", "host", "cpu_brand", "cpu_codename", "cpu_family", "cpu_model",
                  "cpu_stepping", "cpu_microcode", "online_cpus", "numa_nodes", "kernel",
                  "glibc_version", "glibc_tunables", "thp_enabled", "tsc_hz", "compiler", "git_sha",
-                 "benchmark_version", "preset", "repetitions", "min_time_s", "inject_slowdown_pct")
+                 "benchmark_version", "preset", "repetitions", "min_time_s", "inject_slowdown_pct",
+                 "diagnostic", "quality_profile")
 MAX_ROWS = 30  # of a non-gating section; regressions and improvements are always listed in full
-SECTIONS = (("regression", "Regressions"), ("improvement", "Improvements"),
+SECTIONS = (("regression", "Regressions (confirmed)"),
+            ("unconfirmed", "Unconfirmed (looked regressed, not confirmed; not gated)"),
+            ("improvement", "Improvements"),
             ("noisy", "Noisy points (not gated)"),
             ("untested", "Not tested (too few repetitions)"))
 
@@ -84,9 +87,19 @@ def write(path, res, csv_path, plots, trend):
     except reader.CsvError as e:
         meta = {"error": str(e)}
     pts = res["points"]
-    n_reg = sum(p["status"] == "regression" for p in pts)
-    date = os.path.basename(res["run_dir"])
-    L = ["# storebench nightly: %s, %s" % (res["machine_id"], date), ""]
+    count = {st: sum(p["status"] == st for p in pts)
+             for st in ("regression", "unconfirmed", "improvement", "noisy")}
+    L = ["# storebench nightly: %s, %s" % (res["machine_id"], res["label"]), ""]
+    if res.get("different_machine"):
+        # First, before any verdict: the comparison is across machines, software or shapes.
+        L.append("**Different machine: gated against a baseline that differs in %s "
+                 "(--allow-different-machine).**" % ", ".join(
+                     "%s (`%s` vs `%s`)" % tuple(d) for d in res["different_machine"]))
+        L.append("")
+    if res.get("diagnostic"):
+        L.append("**Diagnostic run (%s): its numbers are bent on purpose; never a baseline.**"
+                 % res["diagnostic"])
+        L.append("")
     if res.get("error"):
         L.append("**Not gated** (exit status 2): %s." % res["error"])
         if res.get("too_noisy"):
@@ -94,29 +107,36 @@ def write(path, res, csv_path, plots, trend):
             L.append("This run is kept but never used as a baseline (its record is "
                      "not-a-baseline.json, not gate.json).")
     elif not res["baseline"]:
-        L.append("**No baseline**: first complete run of this machine id; it is the baseline "
-                 "for the next run. Exit status 0.")
+        L.append("**No baseline**: no earlier good run of this machine id%s. Exit status 0."
+                 % ("" if res.get("diagnostic") else "; this one is the next run's baseline"))
     else:
-        L.append("**%s** (exit status %d): %d points compared, %d regressed, %d improved, "
-                 "%d noisy." % ("REGRESSION" if n_reg else "No regression", res["exit"],
-                                len(pts), n_reg,
-                                sum(p["status"] == "improvement" for p in pts),
-                                sum(p["status"] == "noisy" for p in pts)))
+        L.append("**%s** (exit status %d): %d points ran, %d compared: %d regressed (confirmed), "
+                 "%d unconfirmed, %d improved, %d noisy."
+                 % ("REGRESSION" if count["regression"] else "No regression", res["exit"],
+                    res["points_run"], len(pts), count["regression"], count["unconfirmed"],
+                    count["improvement"], count["noisy"]))
         if res["only_base"]:
             L.append("")
             L.append("**%d point(s) of the baseline were not measured tonight** (a kernel the CPU "
                      "or OS no longer offers, or a smaller sweep); see the end of this page."
                      % len(res["only_base"]))
+    lim = res["limits"]
     L += ["",
-          "- baseline: `%s`" % (res["baseline"] or "none"),
-          "- gate: regression = compare.py U-test p < %g **and** median GB/s more than %g%% "
-          "below the baseline, with cv ≤ %g%% in both runs and no CPU shared (else noisy)"
-          % (res["alpha"], 100 * res["threshold"], 100 * res["cv_max"]),
+          "- baseline: %s" % ("`%s` (%s)" % (res["baseline"], res.get("baseline_label", "pinned"))
+                              if res["baseline"] else "none"),
+          ] + ["- skipped as a baseline: %s: %s" % s for s in res.get("skipped_baselines", [])] + [
+          "- gate (--profile %s): regression = compare.py U-test p < %g **and** median GB/s more "
+          "than %g%% below the baseline, of good quality in both runs (cv ≤ %g%%, CPU share ≥ "
+          "%g; limits from %s), **and** confirmed by a re-measurement beside a stable "
+          "neighbour; more than %g%% noisy points gate nothing"
+          % (res["profile"], lim["alpha"], 100 * lim["threshold"], 100 * lim["cv_max"],
+             lim["cpu_share_min"], lim["source"], res["noisy_max"]),
+          "- re-measurement: %s" % (res.get("confirm") or "nothing looked regressed"),
           "- ratio = median GB/s of this run / median GB/s of the baseline (< 1 is slower); "
           "p = compare.py's two-sided Mann-Whitney p over the repetitions; cv of the "
           "repetitions' batch times",
-          "- budget %d s, wall %.0f s; %s%s" % (
-              res["budget_s"], res["wall_s"], res["shape"],
+          "- budget %d s, wall %.0f s, %d points ran; %s%s" % (
+              res["budget_s"], res["wall_s"], res["points_run"], res["shape"],
               "; **stopped at the budget** (later points missing)" if res["budget_stop"] else ""),
           "- storebench run arguments: `%s`" % " ".join(res["storebench_args"]),
           "- files: [nightly.csv](nightly.csv), [nightly.json](nightly.json)%s, run.log"
@@ -125,10 +145,10 @@ def write(path, res, csv_path, plots, trend):
           ""]
     for status, title in SECTIONS:
         sel = [p for p in pts if p["status"] == status]
-        if sel or status in ("regression", "improvement"):
+        if sel or status == "regression":
             L += ["## %s (%d)" % (title, len(sel)), ""]
             shown = sel
-            if status not in ("regression", "improvement") and len(sel) > MAX_ROWS:
+            if status not in ("regression", "unconfirmed") and len(sel) > MAX_ROWS:
                 # the ones that moved most first; every point is in gate.json
                 shown = sorted(sel, key=lambda p: -abs(math.log(p["ratio"] or 1.0)))[:MAX_ROWS]
             L += _point_table(shown) if sel else ["none"]

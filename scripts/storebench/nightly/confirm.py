@@ -1,0 +1,154 @@
+# storebench/nightly/confirm.py — re-measure the points that look regressed before they fail.
+# Python 3 standard library; storebench measures, compare.py (through gate) judges as before.
+# Why: on a shared host one bad minute flags a point; a regression is real when it comes back.
+"""Confirm suspected regressions.
+
+Each point the sweep flags is measured again in ROUNDS short storebench runs of REPS repetitions
+(together ROUNDS x REPS >= 9, as compare.py's U-test wants), each run also measuring a stable
+neighbour: an unchanged point at the same thread count, another kernel at the same size where
+there is one, else the nearest size.  The rounds follow one another, so suspect and neighbour see
+the same host.  The suspect's re-measured repetitions are compared with the baseline by
+compare.py as in the sweep; it is **confirmed** when that is still a regression and its neighbour
+read within the threshold of its own value in tonight's sweep.  Otherwise it is **unconfirmed**:
+back within the threshold, too noisy, or measured while the host changed (the neighbour moved).
+The worst MAX_POINTS suspects are re-measured, as many as the time left allows; the rest stay
+unconfirmed ("not re-measured").  Only confirmed regressions fail the gate.
+"""
+
+import json
+import os
+import re
+import statistics
+import subprocess
+import time
+
+from storebench.nightly import gate
+
+ROUNDS, REPS = 3, 3
+MAX_POINTS = 8
+# storebench options the re-measurement sets itself.
+OWN = ("--repetitions", "--benchmark_filter", "--benchmark_repetitions", "--csv", "--json",
+       "--machine")
+
+
+def _parts(name):
+    """'k/call:N/ws:N/threads:T/rw:R' -> (kernel, call bytes, threads)."""
+    kernel, rest = name.split("/", 1)
+    f = dict(x.split(":", 1) for x in rest.split("/") if ":" in x)
+    return kernel, int(f.get("call", 0)), f.get("threads", "")
+
+
+def neighbour(suspect, points):
+    """The stable point measured beside a suspect, or None when no point was unchanged."""
+    k, call, t = _parts(suspect["name"])
+    calm = [p for p in points if p["status"] == "unchanged" and _parts(p["name"])[2] == t]
+
+    def distance(p):
+        pk, pc, _ = _parts(p["name"])
+        return (abs((pc or 1) / (call or 1) - 1) if pc != call else 0, pk == k)
+    return min(calm, key=distance) if calm else None
+
+
+def _drop(args, keys):
+    out, i = [], 0
+    while i < len(args):
+        key = args[i].split("=", 1)[0]
+        if key in keys:
+            i += 1 if "=" in args[i] else 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
+
+
+def _merge(paths, dst, context):
+    """One Google Benchmark document of every round's repetitions, with the median and cv
+    aggregates compare.py and the gate read (GB/s as storebench's counter)."""
+    reps = {}
+    for path in paths:
+        for b in gate.load_gbench(path)["benchmarks"]:
+            if b.get("run_type", "iteration") == "iteration":
+                reps.setdefault(b["run_name"], []).append(b)
+    benches = []
+    for run, entries in reps.items():
+        rates = [e["GB/s"] for e in entries if e.get("GB/s")]
+        if not rates:
+            continue
+        benches += entries
+        med = dict(entries[0], name=run + "_median", run_type="aggregate",
+                   aggregate_name="median", aggregate_unit="time", repetitions=len(entries))
+        med["GB/s"] = statistics.median(rates)
+        times = [1.0 / r for r in rates]
+        cv = statistics.stdev(times) / statistics.mean(times) if len(times) > 1 else 0.0
+        benches.append(med)
+        benches.append(dict(med, name=run + "_cv", aggregate_name="cv",
+                            aggregate_unit="percentage", real_time=cv, cpu_time=cv))
+    with open(dst, "w") as f:
+        json.dump({"context": context, "benchmarks": benches}, f)
+
+
+def confirm(storebench, args, machine, baseline, new_doc, points, out_dir, deadline, limits,
+            s_per_point):
+    """Re-measure the regressions among points (dicts of gate.classify) and mark each
+    confirmed (status stays 'regression') or not (status 'unconfirmed', why says why).
+    args: tonight's storebench arguments.  Returns a note on what was re-measured."""
+    suspects = sorted((p for p in points if p["status"] == "regression"),
+                      key=lambda p: p["ratio"])
+    if not suspects:
+        return ""
+    pairs = []
+    for p in suspects[:MAX_POINTS]:
+        pairs.append((p, neighbour(p, points)))
+        cost = ROUNDS * len({q["name"] for pair in pairs for q in pair if q}) * s_per_point
+        if time.monotonic() + cost > deadline:
+            pairs.pop()
+            break
+    for p in suspects[len(pairs):]:
+        p["status"], p["why"] = "unconfirmed", "not re-measured (time or the first %d only)" \
+            % MAX_POINTS
+    if not pairs:
+        return "no time left to re-measure"
+    names = sorted({q["name"] for pair in pairs for q in pair if q})
+    os.makedirs(out_dir, exist_ok=True)
+    base = _drop(args, OWN) + ["--repetitions", str(REPS), "--machine", machine,
+                               "--benchmark_filter=^(%s)(/|$)" % "|".join(map(re.escape, names))]
+    done = []
+    for r in range(ROUNDS):
+        csv, js = (os.path.join(out_dir, f"round-{r + 1}.{x}") for x in ("csv", "json"))
+        proc = subprocess.run([storebench, "run", *base, "--csv", csv, "--json", js],
+                              capture_output=True, text=True)
+        if proc.returncode != 0 or not os.path.isfile(js):
+            break
+        done.append(js)
+    if len(done) < ROUNDS:
+        for p, _ in pairs:
+            p["status"], p["why"] = "unconfirmed", "re-measurement failed (see confirm/)"
+        return "re-measurement failed"
+    merged = os.path.join(out_dir, "confirm.json")
+    _merge(done, merged, new_doc.get("context", {}))
+    diff, base_doc, conf_doc = gate.run_compare(baseline, merged, limits["alpha"],
+                                                os.path.join(out_dir, "compare.txt"),
+                                                os.path.join(out_dir, "compare.json"))
+    again = {q["name"]: q for q in gate.classify(diff, base_doc, conf_doc, limits)[0]}
+    for p, n in pairs:
+        q = again.get(p["name"], {})
+        p["confirm_ratio"] = q.get("ratio")
+        drift = None
+        if n and again.get(n["name"], {}).get("gbps_new") and n["gbps_new"]:
+            drift = again[n["name"]]["gbps_new"] / n["gbps_new"]
+        p["neighbour"] = n["name"] if n else None
+        p["neighbour_drift"] = drift
+        if q.get("status") != "regression":
+            p["status"] = "unconfirmed"
+            p["why"] = "re-measured: %s" % (
+                q.get("why") or "ratio %.3f, p %.3g" % (q.get("ratio") or 0, q.get("p") or 1))
+        elif drift is not None and abs(drift - 1) > limits["threshold"]:
+            p["status"] = "unconfirmed"
+            p["why"] = ("re-measured low, but its neighbour `%s` also moved %+.1f%% from "
+                        "tonight's sweep: the host changed" % (n["name"], 100 * (drift - 1)))
+        else:
+            p["why"] = "confirmed: re-measured ratio %.3f%s" % (
+                q["ratio"], "" if drift is None else
+                ", neighbour `%s` steady (%+.1f%%)" % (n["name"], 100 * (drift - 1)))
+    return "%d point(s) re-measured in %d rounds of %d repetitions with a neighbour" % (
+        len(pairs), ROUNDS, REPS)
