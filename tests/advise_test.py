@@ -108,8 +108,8 @@ def test_cross():
 def test_verify():
     # Real children, a real tunable, small sizes: the advised child runs under GLIBC_TUNABLES.
     tun = "glibc.cpu.x86_rep_stosb_threshold=1048576"
-    classes = [("rep stosb 2 KiB..1 MiB", "changed", [4096, 16384]),
-               ("control below 2 KiB", "control", [512])]
+    classes = [("rep stosb 2 KiB..1 MiB", "changed", [4096, 16384], "x86_rep_stosb_threshold"),
+               ("control below 2 KiB", "control", [512], None)]
     with tempfile.TemporaryDirectory() as tmp:
         measured = av.run_rounds(EXE, tmp, classes, 1, tun, 2, 0.001)
         files = sorted(f for f in os.listdir(tmp) if f.endswith(".csv"))
@@ -131,6 +131,15 @@ def test_verify():
                   and r["low"] <= r["gain"] <= r["high"] and r["default"] > 0 and r["advised"] > 0,
                   "class %s summarized with its spread (%s)" % (r["name"], r))
     check(av.sizes_between(2048, 16384, 3) == [3444, 5824, 9728], "sizes spread inside a region")
+    plan = av.plan([("t", 2048, 1 << 30)], 256, 64 << 20, [("L1d", 32768), ("L2", 1 << 20)])
+    check([(c[0], c[1]) for c in plan] == [("t 2 KiB..32 KiB (L1d)", "changed"),
+                                           ("t 32 KiB..1 MiB (L2)", "changed"),
+                                           ("t 1 MiB..64 MiB (DRAM)", "changed"),
+                                           ("control below 2 KiB", "control")],
+          "a region is cut at the cache levels, controls outside it (%s)" % plan)
+    check(all(a < s < b for c, (a, b) in zip(plan, ((2048, 32768), (32768, 1 << 20),
+                                                    (1 << 20, 64 << 20), (256, 2048)))
+              for s in c[2]), "every class's sizes lie inside it")
 
 
 def test_tunables():

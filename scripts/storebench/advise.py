@@ -168,6 +168,18 @@ def cpu_count(cpulist):
     return n
 
 
+def levels(meta, threads):
+    """[(name, bytes)] of the cache levels as one thread's share at `threads` threads placed
+    compactly (storebench's default placement), smallest first; unknown levels left out."""
+    out = []
+    for name, key in (("L1d", "l1d"), ("L2", "l2"), ("L3", "l3")):
+        size = sc.num(meta.get("cache_%s_bytes" % key))
+        shared = sc.num(meta.get("cache_%s_shared_cpus" % key)) or 1
+        if size:
+            out.append((name, int(size // max(1, min(threads, shared)))))
+    return out
+
+
 def progress(text):
     """Child command lines go to stderr: what ran, without crowding the report."""
     sys.stderr.write("advise: %s\n" % text)
@@ -378,9 +390,8 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
         for n in notes:
             rep("  note: %s" % n)
         proposed = [p for p in proposed if not any(x.startswith(p[0]) for x in notes)]
-        changes = [("%s %s..%s" % (n.split("_", 1)[1] if "_" in n else n, fb(lo), fb(hi)), lo, hi)
-                   for n, _, _, (lo, hi) in proposed]
-        classes = av.plan(changes, smallest, largest)
+        changes = [(n.split(".")[-1], lo, hi) for n, _, _, (lo, hi) in proposed]
+        classes = av.plan(changes, smallest, largest, levels(meta, want))
         try:
             measured = av.run_rounds(exe, folder, classes, want, advised, args.rounds,
                                      max(args.min_time, 0.005), default=default_str,
@@ -395,8 +406,8 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
         for r in moved:
             rep("  note: control %s moved %s with no tunable changed there: drift or load, so "
                 "nothing is confirmed" % (r["name"], ar.pct(r["gain"])))
-        for (name, cur, new, region), (label, _, _) in zip(proposed, changes):
-            mine = [r for r in table if r["name"] == label]
+        for name, cur, new, region in proposed:
+            mine = [r for r in table if r["tag"] == name.split(".")[-1]]
             if not moved and any(r["verdict"] == "gain" for r in mine) and \
                     not any(r["verdict"] == "loss" for r in mine):
                 confirmed.append((name, new, mine))

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 from storebench import reader as sc
 
@@ -73,6 +74,29 @@ def _run(cmd, env=None, timeout=None):
     return out
 
 
+def _stream(cmd, env, progress):
+    """Run a child; its stderr progress lines pass through to ours (a sweep takes minutes), its
+    last line names the failure."""
+    try:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+    except OSError as e:
+        raise MeasureError("%s: %s" % (" ".join(cmd[:2]), e))
+    last = []
+    for line in proc.stderr:
+        if line.strip():
+            last = [line.strip()]
+        if progress and line.startswith("storebench: point"):
+            sys.stderr.write("\r" + line.strip()[:150].ljust(150))
+            sys.stderr.flush()
+    proc.wait()
+    if progress:
+        sys.stderr.write("\r" + " " * 150 + "\r")
+    if proc.returncode != 0:
+        raise MeasureError("%s failed (exit %d): %s" % (" ".join(cmd[:2]), proc.returncode,
+                                                        last[0] if last else "no message"))
+
+
 def run(exe, csv_path, kernels, calls, threads, repetitions, min_time, rounds=None,
         tunables=None, progress=None):
     """One `storebench run` child writing csv_path (and its .json); returns the loaded CSV.
@@ -91,7 +115,7 @@ def run(exe, csv_path, kernels, calls, threads, repetitions, min_time, rounds=No
     if progress:
         progress("running: %s%s" % ("GLIBC_TUNABLES=%s " % tunables if tunables else "",
                                       " ".join(cmd)))
-    _run(cmd, env=env)
+    _stream(cmd, env, progress)
     return sc.load(csv_path, required=("kernel", "call_bytes", "threads", "gbps_median",
                                        "gbps_min", "gbps_max"))
 

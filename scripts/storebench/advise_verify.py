@@ -29,22 +29,29 @@ def sizes_between(lo, hi, count):
     return out
 
 
-def plan(changes, smallest, largest, per_region=3, controls=2):
-    """Size classes to verify: [(name, kind, [sizes])]; kind 'changed' for each region a
-    tunable moves ((label, lo, hi) in changes), 'control' below and above all of them."""
+def plan(changes, smallest, largest, levels=(), per_class=2, controls=2):
+    """Size classes to verify: [(name, kind, [sizes], tag)].  Each region a tunable moves
+    ((tag, lo, hi) in changes) is cut at the cache levels inside it ((name, bytes) in levels,
+    per-thread shares) into 'changed' classes; 'control' classes lie below and above all of
+    them, where no tunable changes anything."""
     classes = []
-    for label, lo, hi in changes:
-        classes.append((label, "changed", sizes_between(lo, min(hi, largest * 2), per_region)))
+    for tag, lo, hi in changes:
+        hi = min(hi, largest)
+        cuts = [lo] + [b for _, b in levels if lo < b < hi] + [hi]
+        for a, b in zip(cuts, cuts[1:]):
+            level = next((n for n, size in levels if b <= size), "DRAM")
+            classes.append(("%s %s..%s (%s)" % (tag, am.sc.fmt_bytes(a), am.sc.fmt_bytes(b), level),
+                            "changed", sizes_between(a, b, per_class), tag))
     lows = [lo for _, lo, _ in changes]
-    highs = [hi for _, _, hi in changes]
+    highs = [min(hi, largest) for _, _, hi in changes]
     if lows and min(lows) / 4 >= smallest:
         lo = min(lows)
         classes.append(("control below %s" % am.sc.fmt_bytes(lo), "control",
-                        sizes_between(lo / 2 ** (controls + 1), lo, controls)))
+                        sizes_between(lo / 2 ** (controls + 1), lo, controls), None))
     if highs and max(highs) * 4 <= largest:
         hi = max(highs)
         classes.append(("control above %s" % am.sc.fmt_bytes(hi), "control",
-                        sizes_between(hi, hi * 2 ** (controls + 1), controls)))
+                        sizes_between(hi, hi * 2 ** (controls + 1), controls), None))
     return [c for c in classes if c[2]]
 
 
@@ -65,7 +72,7 @@ def run_rounds(exe, folder, classes, threads, advised, rounds, min_time, default
                progress=None):
     """Measure; returns {"rounds": [{"default": {size: gbps}, "advised": {...}, "paths": [..]}]}.
     default: the GLIBC_TUNABLES string of the baseline (None: the environment's, unchanged)."""
-    sizes = sorted({s for _, _, ss in classes for s in ss})
+    sizes = sorted({s for c in classes for s in c[2]})
     calls = ",".join(str(s) for s in sizes)
     out = []
     for k in range(rounds):
@@ -88,7 +95,7 @@ def summarize(classes, measured):
     sizes, geometric), "gain" (median ratio - 1), "low", "high" (spread of the round gains),
     "verdict": gain | loss | noise}."""
     table = []
-    for name, kind, sizes in classes:
+    for name, kind, sizes, tag in classes:
         per_round, d_all, a_all = [], [], []
         for rnd in measured:
             ratios = []
@@ -101,13 +108,13 @@ def summarize(classes, measured):
             if ratios:
                 per_round.append(math.exp(sum(math.log(r) for r in ratios) / len(ratios)))
         if not per_round:
-            table.append({"name": name, "kind": kind, "sizes": sizes, "default": None,
+            table.append({"name": name, "kind": kind, "tag": tag, "sizes": sizes, "default": None,
                           "advised": None, "gain": None, "low": None, "high": None,
                           "verdict": "noise", "rounds": 0})
             continue
         lo, hi = _span(per_round)
         verdict = "gain" if lo > 1 else "loss" if hi < 1 else "noise"
-        table.append({"name": name, "kind": kind, "sizes": sizes,
+        table.append({"name": name, "kind": kind, "tag": tag, "sizes": sizes,
                       "default": am.sc.geomean(d_all), "advised": am.sc.geomean(a_all),
                       "gain": median(per_round) - 1, "low": lo - 1, "high": hi - 1,
                       "verdict": verdict, "rounds": len(per_round)})
