@@ -8,7 +8,7 @@
 git         bad usage (exit 2, one line); restore before any save; seeding a machine's runs;
             three machines saving at the same moment through a slow remote (the losers of the
             race retry, no run lost); save through a remote name of a checkout without touching
-            its HEAD, branches or work tree; prune by age (dry run first).
+            its HEAD, branches or work tree; prune by age (dry run first), then squash.
 lost_cache  the CI sequence restore, nightly, save on real tiny nightly runs: a complete run,
             then one too noisy to be a baseline; the results folder deleted (the lost cache);
             restore from the branch alone gives back every file but the images, and the next
@@ -74,7 +74,7 @@ def git_mode(tmp):
     res = os.path.join(tmp, "results")
 
     # Bad usage: one line, exit status 2.
-    for args, text in [([], "no command"), (["prune", "--remote", remote], "--keep N or --days"),
+    for args, text in [([], "no command"), (["prune", "--remote", remote], "--keep N"),
                        (["prune", "--keep", "0"], "--keep"), (["save", "--run", tmp], "--run"),
                        (["save", "--machine-id", "a/b"], "--machine-id"),
                        (["restore", "--machine-id", "m", "--remote", os.path.join(tmp, "none")],
@@ -146,6 +146,16 @@ def git_mode(tmp):
     left = branch_runs(remote, tmp)
     check(r.returncode == 0 and left == [x for x in runs if "/2020-" not in x],
           f"prune --days 30 dropped exactly the 2020 runs: {left}")
+
+    # Squashed, the branch is one commit with the same runs: the pruned ones are gone for good.
+    r = history("prune", "--remote", remote, "--squash", cwd=tmp)
+    count = subprocess.run(["git", "--git-dir", remote, "rev-list", "--count",
+                            "storebench-history"], capture_output=True, text=True).stdout.strip()
+    check(r.returncode == 0 and count == "1" and branch_runs(remote, tmp) == left,
+          f"prune --squash: one commit ({count}), the same runs")
+    gone = subprocess.run(["git", "--git-dir", remote, "log", "--all", "--format=%H", "--",
+                           f"{mid}/2020-01-01"], capture_output=True, text=True).stdout.strip()
+    check(gone == "", "after --squash no commit of the branch holds a pruned run")
 
 
 def nightly(res, mid, *extra):

@@ -77,8 +77,10 @@ class Store:
 
     def git(self, *args, stdin=None, env=None, check=True, work_tree=None):
         tree = ["--work-tree", work_tree] if work_tree else []
+        # No credential prompt: in CI nobody answers it, and a job would hang until its timeout.
         r = subprocess.run(["git", "--git-dir", self.git_dir, *tree, *args], input=stdin,
-                           capture_output=True, text=True, env={**os.environ, **(env or {})})
+                           capture_output=True, text=True,
+                           env={**os.environ, "GIT_TERMINAL_PROMPT": "0", **(env or {})})
         if check and r.returncode != 0:
             raise HistoryError(f"git {args[0]}: {why(r)}")
         return r
@@ -122,9 +124,10 @@ class Store:
             self.git("checkout-index", "-f", "-z", "--stdin", stdin="\0".join(files) + "\0",
                      env=env, work_tree=dest)
 
-    def commit(self, tip, remove, add, message):
+    def commit(self, tip, remove, add, message, squash=False):
         """A commit on TIP without the folders REMOVE and with ADD ({branch path: local file});
-        None when the tree would not change."""
+        None when the tree would not change.  SQUASH: a root commit instead, so the branch
+        forgets its past (and what was pruned from it)."""
         with tempfile.TemporaryDirectory() as tmp:
             env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
             self.git("read-tree", *([tip] if tip else ["--empty"]), env=env)
@@ -139,14 +142,21 @@ class Store:
             if info:
                 self.git("update-index", "--index-info", stdin="\n".join(info) + "\n", env=env)
             tree = self.git("write-tree", env=env).stdout.strip()
-        if tip and tree == self.git("rev-parse", tip + "^{tree}").stdout.strip():
+        # The commit object itself: a shallow fetch hides the parents from rev-list.
+        root = tip and "\nparent " not in self.git("cat-file", "commit", tip).stdout
+        if tip and tree == self.git("rev-parse", tip + "^{tree}").stdout.strip() and (
+                not squash or root):
             return None
-        return self.git("commit-tree", tree, *(["-p", tip] if tip else []), "-m", message,
+        parent = ["-p", tip] if tip and not squash else []
+        return self.git("commit-tree", tree, *parent, "-m", message,
                         env=identity(self)).stdout.strip()
 
-    def push(self, commit):
-        """True when the branch now is COMMIT; False when it moved meanwhile (try again)."""
-        r = self.git("push", "--quiet", "--porcelain", self.remote,
+    def push(self, commit, replaces=None):
+        """True when the branch now is COMMIT; False when it moved meanwhile (try again).
+        REPLACES: the tip a squashed commit stands in for; the push is forced only while the
+        branch is still there, so a run another machine saved meanwhile is never lost."""
+        lease = [f"--force-with-lease=refs/heads/{self.branch}:{replaces}"] if replaces else []
+        r = self.git("push", "--quiet", "--porcelain", *lease, self.remote,
                      f"{commit}:refs/heads/{self.branch}", check=False)
         if r.returncode == 0:
             self.git("update-ref", self.ref, commit)
@@ -155,7 +165,7 @@ class Store:
             return False
         raise HistoryError(f"git push to {self.remote}: {why(r)}")
 
-    def update(self, change, retries):
+    def update(self, change, retries, squash=False):
         """Fetch, build a commit with CHANGE(tip) -> (remove, add, message) or None, push; when
         another push won the race, start over from the new tip, up to RETRIES more times."""
         for attempt in range(retries + 1):
@@ -163,10 +173,10 @@ class Store:
             planned = change(tip)
             if planned is None:
                 return None
-            commit = self.commit(tip, *planned)
+            commit = self.commit(tip, *planned, squash=squash)
             if commit is None:
                 return None
-            if self.push(commit):
+            if self.push(commit, replaces=tip if squash else None):
                 return commit
             wait = random.uniform(0.5, 2.0) * (attempt + 1)
             self.log(f"the branch {self.branch} moved while saving (another machine pushed); "
@@ -278,9 +288,11 @@ def baseline_of(store, tip, machine_id, names):
     return None
 
 
-def prune(store, machine_ids, keep=None, days=None, dry_run=False, retries=5, today=None):
+def prune(store, machine_ids, keep=None, days=None, dry_run=False, retries=5, today=None,
+          squash=False):
     """Drop the runs of MACHINE_IDS (None: every machine) beyond the newest KEEP or dated more
-    than DAYS before today (UTC); each machine's baseline stays.  Returns {machine: [dropped]}."""
+    than DAYS before today (UTC); each machine's baseline stays.  SQUASH: the branch becomes one
+    commit of what is left.  Returns {machine: [dropped]}."""
     today = today or datetime.datetime.now(datetime.timezone.utc).date()
     dropped = {}
 
@@ -298,18 +310,19 @@ def prune(store, machine_ids, keep=None, days=None, dry_run=False, retries=5, to
             doomed.discard(keep_base)
             if doomed:
                 dropped[mid] = sorted(doomed, key=run_key)
-        if not dropped or dry_run:
+        if not tip or dry_run or not (dropped or squash):
             return None
-        what = "; ".join(f"{m}: {len(d)} run(s)" for m, d in dropped.items())
+        what = "; ".join(f"{m}: {len(d)} run(s)" for m, d in dropped.items()) or "no run"
         return ([f"{m}/{n}" for m, d in dropped.items() for n in d], {},
-                f"prune {what} (scripts/history prune)")
+                f"prune {what}{', squashed' if squash else ''} (scripts/history prune)")
 
-    commit = store.update(change, retries)
+    commit = store.update(change, retries, squash)
     for mid, names in dropped.items():
         store.log(f"{'would drop' if dry_run else 'dropped'} {len(names)} run(s) of {mid}: "
                   f"{', '.join(names)}")
     if commit:
-        store.log(f"pruned {store.branch} at {store.remote} ({commit[:12]})")
+        store.log(f"{'squashed' if squash else 'pruned'} {store.branch} at {store.remote} "
+                  f"({commit[:12]})")
     elif not dropped:
         store.log("nothing to prune")
     return dropped
