@@ -36,7 +36,7 @@ import time
 ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from storebench.nightly import budget, confirm, gate as gatelib, runs  # noqa: E402
+from storebench.nightly import budget, confirm, runs  # noqa: E402
 # Kernels every x86-64 CPU runs, sizes in L1 and L2 (least disturbed by a busy neighbour),
 # one thread, a short min time: seconds per run, still 9 repetitions from the nightly preset.
 # The last allowed CPU: single-thread runs of other jobs default to the first one.
@@ -307,9 +307,7 @@ def gate_once(tmp):
                 if p["status"] in ("regression", "unconfirmed")]
     calm = [p for p in g3.get("points", []) if p["status"] not in ("regression", "unconfirmed")]
     note = confirm.confirm(STOREBENCH, ["--preset", "nightly", *SWEEP], "gate-test",
-                           os.path.join(d1, "nightly.json"),
-                           gatelib.load_gbench(os.path.join(d3, "nightly.json")),
-                           suspects + calm, os.path.join(tmp, "reconfirm"),
+                           os.path.join(d1, "nightly.json"), suspects + calm, os.path.join(tmp, "reconfirm"),
                            time.monotonic() + 120, g3["limits"], 0.5)
     # most, not all: one point of a busy machine may still read low when re-measured
     back = sum(p["status"] == "unconfirmed" for p in suspects)

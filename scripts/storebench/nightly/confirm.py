@@ -3,15 +3,15 @@
 # Why: on a shared host one bad minute flags a point; a regression is real when it comes back.
 """Confirm suspected regressions.
 
-Each point the sweep flags is measured again in ROUNDS short storebench runs of REPS repetitions
-(together ROUNDS x REPS >= 9, as compare.py's U-test wants), each run also measuring a stable
-neighbour: an unchanged point at the same thread count, another kernel at the same size where
-there is one, else the nearest size.  The rounds follow one another, so suspect and neighbour see
-the same host.  The suspect's re-measured repetitions are compared with the baseline by
-compare.py as in the sweep; it is **confirmed** when that is still a regression and its neighbour
-read within the threshold of its own value in tonight's sweep.  Otherwise it is **unconfirmed**:
-back within the threshold, too noisy, or measured while the host changed (the neighbour moved).
-The worst MAX_POINTS suspects are re-measured, as many as the time left allows; the rest stay
+Each point the sweep flags is measured again, ROUNDS x REPS repetitions (>= 9, as compare.py's
+U-test wants), together with a stable neighbour: an unchanged point at the same thread count,
+another kernel at the same size where there is one, else the nearest size.  One storebench run
+with --rounds ROUNDS measures them, every round in a new shuffled order, so suspect and neighbour
+see the same host.  The suspect's new repetitions are compared with the baseline by compare.py
+as in the sweep; it is **confirmed** when that is still a regression and its neighbour read
+within the threshold of its own value in tonight's sweep.  Otherwise it is **unconfirmed**: back
+within the threshold, too noisy, or measured while the host changed (the neighbour moved).  The
+worst MAX_POINTS suspects are re-measured, as many as the time left allows; the rest stay
 unconfirmed ("not re-measured").  Only confirmed regressions fail the gate.
 """
 
@@ -27,8 +27,8 @@ from storebench.nightly import gate
 ROUNDS, REPS = 3, 3
 MAX_POINTS = 8
 # storebench options the re-measurement sets itself.
-OWN = ("--repetitions", "--benchmark_filter", "--benchmark_repetitions", "--csv", "--json",
-       "--machine")
+OWN = ("--repetitions", "--rounds", "--benchmark_filter", "--benchmark_repetitions", "--csv",
+       "--json", "--machine")
 
 
 def _parts(name):
@@ -61,33 +61,31 @@ def _drop(args, keys):
     return out
 
 
-def _merge(paths, dst, context):
-    """One Google Benchmark document of every round's repetitions, with the median and cv
-    aggregates compare.py and the gate read (GB/s as storebench's counter)."""
+def _pooled(src, dst):
+    """src with one median and one cv aggregate per point over the repetitions of all rounds:
+    with --rounds, storebench's JSON holds Google Benchmark's aggregates per round (its CSV
+    has the pooled statistics), and compare.py would read one round's."""
+    doc = gate.load_gbench(src)
     reps = {}
-    for path in paths:
-        for b in gate.load_gbench(path)["benchmarks"]:
-            if b.get("run_type", "iteration") == "iteration":
-                reps.setdefault(b["run_name"], []).append(b)
+    for b in doc["benchmarks"]:
+        if b.get("run_type", "iteration") == "iteration" and b.get("GB/s"):
+            reps.setdefault(b["run_name"], []).append(b)
     benches = []
     for run, entries in reps.items():
-        rates = [e["GB/s"] for e in entries if e.get("GB/s")]
-        if not rates:
-            continue
-        benches += entries
+        rates = [e["GB/s"] for e in entries]
+        times = [1.0 / r for r in rates]
+        cv = statistics.stdev(times) / statistics.mean(times) if len(times) > 1 else 0.0
         med = dict(entries[0], name=run + "_median", run_type="aggregate",
                    aggregate_name="median", aggregate_unit="time", repetitions=len(entries))
         med["GB/s"] = statistics.median(rates)
-        times = [1.0 / r for r in rates]
-        cv = statistics.stdev(times) / statistics.mean(times) if len(times) > 1 else 0.0
-        benches.append(med)
-        benches.append(dict(med, name=run + "_cv", aggregate_name="cv",
-                            aggregate_unit="percentage", real_time=cv, cpu_time=cv))
+        benches += entries + [med, dict(med, name=run + "_cv", aggregate_name="cv",
+                                        aggregate_unit="percentage", real_time=cv, cpu_time=cv)]
+    doc["benchmarks"] = benches
     with open(dst, "w") as f:
-        json.dump({"context": context, "benchmarks": benches}, f)
+        json.dump(doc, f)
 
 
-def confirm(storebench, args, machine, baseline, new_doc, points, out_dir, deadline, limits,
+def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limits,
             s_per_point):
     """Re-measure the regressions among points (dicts of gate.classify) and mark each
     confirmed (status stays 'regression') or not (status 'unconfirmed', why says why).
@@ -99,7 +97,8 @@ def confirm(storebench, args, machine, baseline, new_doc, points, out_dir, deadl
     pairs = []
     for p in suspects[:MAX_POINTS]:
         pairs.append((p, neighbour(p, points)))
-        cost = ROUNDS * len({q["name"] for pair in pairs for q in pair if q}) * s_per_point
+        # as many repetitions a point as in the sweep, plus a margin for the rounds' calibration
+        cost = 1.5 * len({q["name"] for pair in pairs for q in pair if q}) * s_per_point
         if time.monotonic() + cost > deadline:
             pairs.pop()
             break
@@ -110,26 +109,24 @@ def confirm(storebench, args, machine, baseline, new_doc, points, out_dir, deadl
         return "no time left to re-measure"
     names = sorted({q["name"] for pair in pairs for q in pair if q})
     os.makedirs(out_dir, exist_ok=True)
-    base = _drop(args, OWN) + ["--repetitions", str(REPS), "--machine", machine,
-                               "--benchmark_filter=^(%s)(/|$)" % "|".join(map(re.escape, names))]
-    done = []
-    for r in range(ROUNDS):
-        csv, js = (os.path.join(out_dir, f"round-{r + 1}.{x}") for x in ("csv", "json"))
-        proc = subprocess.run([storebench, "run", *base, "--csv", csv, "--json", js],
-                              capture_output=True, text=True)
-        if proc.returncode != 0 or not os.path.isfile(js):
-            break
-        done.append(js)
-    if len(done) < ROUNDS:
+    csv, js = (os.path.join(out_dir, "confirm." + x) for x in ("csv", "json"))
+    cmd = [storebench, "run", *_drop(args, OWN), "--repetitions", str(ROUNDS * REPS),
+           "--rounds", str(ROUNDS), "--machine", machine, "--csv", csv, "--json", js,
+           "--benchmark_filter=^(%s)(/|$)" % "|".join(map(re.escape, names))]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0 or not os.path.isfile(js):
         for p, _ in pairs:
-            p["status"], p["why"] = "unconfirmed", "re-measurement failed (see confirm/)"
+            p["status"], p["why"] = "unconfirmed", "re-measurement failed: %s" % (
+                proc.stderr.strip().splitlines() or ["?"])[-1]
         return "re-measurement failed"
-    merged = os.path.join(out_dir, "confirm.json")
-    _merge(done, merged, new_doc.get("context", {}))
-    diff, base_doc, conf_doc = gate.run_compare(baseline, merged, limits["alpha"],
+    pooled = os.path.join(out_dir, "confirm-pooled.json")
+    _pooled(js, pooled)
+    diff, base_doc, conf_doc = gate.run_compare(baseline, pooled, limits["alpha"],
                                                 os.path.join(out_dir, "compare.txt"),
                                                 os.path.join(out_dir, "compare.json"))
-    again = {q["name"]: q for q in gate.classify(diff, base_doc, conf_doc, limits)[0]}
+    quality = (gate.quality_by_point(baseline[:-len(".json")] + ".csv"),
+               gate.quality_by_point(csv))
+    again = {q["name"]: q for q in gate.classify(diff, base_doc, conf_doc, limits, quality)[0]}
     for p, n in pairs:
         q = again.get(p["name"], {})
         p["confirm_ratio"] = q.get("ratio")
@@ -150,5 +147,5 @@ def confirm(storebench, args, machine, baseline, new_doc, points, out_dir, deadl
             p["why"] = "confirmed: re-measured ratio %.3f%s" % (
                 q["ratio"], "" if drift is None else
                 ", neighbour `%s` steady (%+.1f%%)" % (n["name"], 100 * (drift - 1)))
-    return "%d point(s) re-measured in %d rounds of %d repetitions with a neighbour" % (
+    return "%d point(s) re-measured in %d shuffled rounds of %d repetitions with a neighbour" % (
         len(pairs), ROUNDS, REPS)
