@@ -5,6 +5,7 @@
 threads, derive one threshold per path, verify libc memset under it in interleaved rounds, and
 report (text, CSV with provenance, plot).  Nothing unverified is recommended."""
 
+import argparse
 import datetime
 import os
 import sys
@@ -17,6 +18,9 @@ from storebench import advise_report as ar
 from storebench import advise_verify as av
 
 PROG = "advise"
+# The sweep's rounds (storebench run --rounds, where the binary has it): every point once per
+# round in a shuffled order, so drift of a shared host widens spreads instead of faking a step.
+SWEEP_ROUNDS = 3
 sc = am.sc
 fb = sc.fmt_bytes
 
@@ -80,14 +84,14 @@ def _size(text):
 
 def parser():
     p = sc.ArgParser(prog=PROG, description=DESCRIPTION,
-                     formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
 
     def typed(fn, name):
         def conv(text):
             try:
                 return fn(text)
             except ValueError as e:
-                raise __import__("argparse").ArgumentTypeError(
+                raise argparse.ArgumentTypeError(
                     "%r: %s" % (text, str(e)))
         conv.__name__ = name
         return conv
@@ -305,7 +309,7 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
             sweep = am.run(exe, path, kernels, "%d..%s:x%s" % (args.min_size, args.max_size,
                                                               args.step),
                            threads, args.repetitions, args.min_time,
-                           rounds=3 if "--rounds" in opts else None,
+                           rounds=SWEEP_ROUNDS if "--rounds" in opts else None,
                            progress=progress)
         except (am.MeasureError, sc.CsvError) as e:
             rep("advise: sweep failed: %s" % e)

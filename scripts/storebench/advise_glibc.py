@@ -42,10 +42,6 @@ def version():
     return m.group(1) if m else None
 
 
-def version_tuple(text):
-    return tuple(int(p) for p in text.split(".")) if text else ()
-
-
 def find_loader(explicit=None):
     """The dynamic loader to ask: the given path, else the first standard one that exists."""
     for path in ([explicit] if explicit else LOADERS):

@@ -86,7 +86,7 @@ def _stream(cmd, env, progress):
     for line in proc.stderr:
         if line.strip():
             last = [line.strip()]
-        if progress and line.startswith("storebench: point"):
+        if progress and re.match(r"storebench: .*point \d+/\d+", line):
             sys.stderr.write("\r" + line.strip()[:150].ljust(150))
             sys.stderr.flush()
     proc.wait()

@@ -1,7 +1,23 @@
 # advise_report.py — what `advise` hands back: the text report (its last three lines are the ones to
 # paste), a tidy CSV of the verification with provenance, and a gnuplot plot of the curves and thresholds.
 # Python 3 standard library + gnuplot 5.4; the plot's data and labels reach gnuplot as data files only.
-"""Writing advise's results."""
+"""Writing advise's results.
+
+advise.csv: `# key=value` provenance (the machine keys of `storebench info`, then advise_* keys:
+command, UTC time, sweep CSV, loader, memset variant, path kernels, chosen thread count, rounds,
+starting tunables, crossovers per thread count and pair, the recommendation, wall time), then
+one row per verification size, setting and round:
+
+    size_class   the class the size verifies (a changed region at one cache level, or a control)
+    class_kind   changed | control
+    call_bytes   bytes per memset call (= working set per thread)
+    threads      threads of the child run
+    setting      default | advised
+    tunables     the GLIBC_TUNABLES the child ran with (empty: none)
+    round        1.. ; rounds alternate which setting runs first
+    order        default-first | advised-first
+    gbps         the child's gbps_median for this size (GB/s, 1e9 B/s)
+"""
 
 import csv
 import os
