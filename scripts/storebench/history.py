@@ -27,10 +27,10 @@ import subprocess
 import tempfile
 import time
 
+from .nightly import runs
+
 BRANCH = "storebench-history"
 IMAGES = (".png", ".svg")
-# A run folder's name, as scripts/nightly makes it: the UTC date, then -2, -3... the same day.
-RUN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})(?:-([1-9]\d*))?")
 MACHINE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # Words of git push's refusal when the branch moved under it (another machine saved first).
 MOVED = ("non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref",
@@ -41,18 +41,13 @@ class HistoryError(Exception):
     """A git step failed or the input is unusable; the message is the one line to print."""
 
 
-def run_key(name):
-    """Sort key of a run folder name (date, same-day number), None when it is not one."""
-    m = RUN_NAME.fullmatch(name)
-    return (m.group(1), int(m.group(2) or 1)) if m else None
-
-
 def local_runs(machine_dir):
     """The run folders of MACHINE_DIR, oldest first."""
     if not os.path.isdir(machine_dir):
         return []
     return sorted((d for d in os.listdir(machine_dir)
-                   if run_key(d) and os.path.isdir(os.path.join(machine_dir, d))), key=run_key)
+                   if runs.run_key(d) and os.path.isdir(os.path.join(machine_dir, d))),
+                  key=runs.run_key)
 
 
 class Store:
@@ -108,9 +103,9 @@ class Store:
         found = {}
         for p in self.paths(tip):
             parts = p.split("/")
-            if len(parts) >= 3 and run_key(parts[1]):
+            if len(parts) >= 3 and runs.run_key(parts[1]):
                 found.setdefault(parts[0], set()).add(parts[1])
-        return {m: sorted(r, key=run_key) for m, r in found.items()}
+        return {m: sorted(r, key=runs.run_key) for m, r in found.items()}
 
     def read(self, tip, path):
         r = self.git("cat-file", "blob", f"{tip}:{path}", check=False)
@@ -249,9 +244,9 @@ def save(store, results_dir, machine_id, run=None, images=False, retries=5):
         if run:
             chosen = [run]
         else:
-            newest = run_key(on_branch[-1]) if on_branch else None
+            newest = runs.run_key(on_branch[-1]) if on_branch else None
             local = local_runs(machine_dir)
-            chosen = [r for r in local if newest is None or run_key(r) > newest]
+            chosen = [r for r in local if newest is None or runs.run_key(r) > newest]
             older = [r for r in local if r not in chosen and r not in on_branch]
             if older:
                 store.log(f"not saved: {', '.join(older)} (older than {on_branch[-1]}, the "
@@ -276,15 +271,17 @@ def save(store, results_dir, machine_id, run=None, images=False, retries=5):
 
 
 def baseline_of(store, tip, machine_id, names):
-    """The run the gate would take as the baseline: the newest complete one (gate.json) whose
-    metadata names no diagnostic.  Never pruned."""
+    """The run the gate would take as the baseline, by the gate's own rule
+    (nightly.runs.why_not_baseline on a copy of each run's records, newest first): never pruned."""
     for name in reversed(names):
-        folder = f"{machine_id}/{name}"
-        if store.read(tip, folder + "/gate.json") is None:
-            continue
-        doc = store.read(tip, folder + "/nightly.json") or ""
-        if not re.search(r'"diagnostic"\s*:\s*"[^"]', doc):
-            return name
+        folder = f"{machine_id}/{name}/"
+        files = [folder + f for f in (runs.GATE, runs.JSON, "not-a-baseline.json")]
+        files = [p for p in store.paths(tip, folder) if p in files]
+        with tempfile.TemporaryDirectory() as tmp:
+            if files:
+                store.checkout(tip, files, tmp)
+            if not runs.why_not_baseline(os.path.join(tmp, machine_id, name)):
+                return name
     return None
 
 
@@ -306,10 +303,10 @@ def prune(store, machine_ids, keep=None, days=None, dry_run=False, retries=5, to
             if days is not None:
                 oldest = today - datetime.timedelta(days=days)
                 doomed |= {n for n in names
-                           if datetime.date.fromisoformat(run_key(n)[0]) < oldest}
+                           if datetime.date.fromisoformat(runs.run_key(n)[0]) < oldest}
             doomed.discard(keep_base)
             if doomed:
-                dropped[mid] = sorted(doomed, key=run_key)
+                dropped[mid] = sorted(doomed, key=runs.run_key)
         if not tip or dry_run or not (dropped or squash):
             return None
         what = "; ".join(f"{m}: {len(d)} run(s)" for m, d in dropped.items()) or "no run"
