@@ -5,6 +5,7 @@
 # and no STOREBENCH* variables, and no installed file may name the source or build tree.
 """usage: install_test.py CMAKE BUILD_DIR SOURCE_DIR"""
 
+import filecmp
 import os
 import re
 import shutil
@@ -129,6 +130,21 @@ def installed(prefix, work):
         r = run(os.path.join(bindir, "storebench-nightly"), "--print-machine-id", env=bare)
         check(r.returncode == 0 and r.stdout.strip() == meta.get("machine_id", r.stdout.strip()),
               f"storebench-nightly finds its binary off PATH: {r.stderr[-500:]}")
+
+    # storebench-history outside any repository (a scratch one), a bare repository as the remote,
+    # the machine id from the installed nightly, no git identity (HOME is empty): saved, restored.
+    if "history" in commands():
+        remote, mid = os.path.join(work, "history.git"), run("storebench-nightly",
+                                                             "--print-machine-id").stdout.strip()
+        subprocess.run(["git", "init", "-q", "--bare", remote], check=True)
+        os.makedirs(os.path.join(work, "hist", mid, "2026-12-01"))
+        shutil.copy(csv, os.path.join(work, "hist", mid, "2026-12-01", "nightly.csv"))
+        saved = run("storebench-history", "save", "--remote", remote, "--results-dir", "hist")
+        back = run("storebench-history", "restore", "--remote", remote, "--results-dir", "back")
+        copy = os.path.join(work, "back", mid, "2026-12-01", "nightly.csv")
+        check(saved.returncode == 0 and back.returncode == 0 and os.path.isfile(copy) and
+              filecmp.cmp(csv, copy, shallow=False),
+              f"storebench-history save and restore: {saved.stderr[-500:]} {back.stderr[-500:]}")
 
     r = run("man", "--warnings", "-l", os.path.join(prefix, "share/man/man1/storebench.1.gz"))
     check(r.returncode == 0 and "RUN OPTIONS" in r.stdout and not r.stderr.strip(),
