@@ -18,9 +18,9 @@ its regime at some thread count (an L3 share that small beside L2) is left out w
   minimal   those kernels at L1d/2 and DRAM, one thread
 Kernels and call sizes given after -- replace the shapes (the guard still applies).  Every shape
 keeps the nightly preset's repetitions, so the U-test holds.  The estimate is points x seconds
-per point; seconds per point come from the machine's last good nightly run (gate.json) when there
-is one, else from repetitions x min time with a margin.  The baseline's shape is kept while it
-fits, so the same points are compared every night.
+per point; seconds per point come from the machine's newest run that recorded its sweep
+(gate.json or not-a-baseline.json), else from repetitions x min time with a margin.  The
+baseline's shape is kept while it fits, so the same points are compared every night.
 """
 
 import json
@@ -181,15 +181,18 @@ def _fenced(storebench, args, passthrough):
     return args, kept
 
 
-def _last_gate(history):
+def _last_timing(history):
+    """The newest run record that says how long its sweep took: gate.json, or the record of a
+    run too noisy to gate (its timing is as real as any)."""
     for run in reversed(history):
-        try:
-            with open(os.path.join(run, "gate.json")) as f:
-                doc = json.load(f)
-            if isinstance(doc, dict):
-                return doc
-        except (OSError, ValueError):
-            continue
+        for name in ("gate.json", "not-a-baseline.json"):
+            try:
+                with open(os.path.join(run, name)) as f:
+                    doc = json.load(f)
+                if isinstance(doc, dict) and doc.get("points_run") and doc.get("sweep_s"):
+                    return doc
+            except (OSError, ValueError):
+                continue
     return {}
 
 
@@ -206,16 +209,16 @@ def _without(args, passthrough):
 
 def shape(storebench, budget_s, passthrough, history=(), prefer=None):
     """The Shape to run: `storebench run` arguments (options also in passthrough left out).
-    history: the machine's good runs, oldest first; prefer: the baseline's shape name."""
+    history: the machine's run folders, oldest first; prefer: the baseline's shape name."""
     info = dict(ln.split("=", 1) for ln in _query(storebench, "info").splitlines() if "=" in ln)
     for key in ("cache_l1d_bytes", "cache_l2_bytes"):
         if not info.get(key, "").isdigit():
             raise BudgetError(f"storebench info gives no {key}; pass the sweep after --")
     kernels = _kernels(storebench, _fill_is_zero(passthrough))
     every, few = ",".join(k["name"] for k in kernels), ",".join(_per_kind(kernels))
-    last = _last_gate(history)
-    per_point = (last["sweep_s"] / last["points_run"] if last.get("points_run") and
-                 last.get("sweep_s") else _guess_s_per_point(storebench))
+    last = _last_timing(history)
+    per_point = (last["sweep_s"] / last["points_run"] if last else
+                 _guess_s_per_point(storebench))
     given = {a.split("=", 1)[0] for a in passthrough if a.startswith("--")}
     if {"--kernels", "--call"} <= given:
         # The caller chose the sweep; only the guard at the budget applies to it.

@@ -151,11 +151,6 @@ def find_baseline(machine_dir):
     return None, skipped
 
 
-def good_runs(machine_dir):
-    """Every run folder that may be a baseline, oldest first (the budget learns from these)."""
-    return [r for r in run_dirs(machine_dir) if not why_not_baseline(r)]
-
-
 def shape_of(args):
     """The sweep a list of `storebench run` arguments measures, as 'option value' strings."""
     out, i = {}, 0
