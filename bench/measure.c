@@ -30,6 +30,13 @@
 /* Checks of the chosen batch size against the floor, each growing it when short. */
 #define CALIBRATION_CHECKS 4
 
+/*
+ * The 1% rule never asks for batches above this many floors: a zero-pass batch that slow is a
+ * stall or a wake-up on a busy CPU, not the barrier (384 threads cross it in tens of us), and
+ * trusting it made 2-second batches of a 16 KiB point on a shared CPU.
+ */
+#define OVERHEAD_AIM_MAX 100
+
 /* The statistics of one counter over the repetitions. */
 struct stat {
 	double median, mean, min, max, cv;
@@ -467,6 +474,8 @@ static uint64_t calibrate(struct pool *pool, const struct point *p, double floor
 
 	pool->stall_ns = 0; /* --inject-stall hits the batches that time work, not the barrier */
 	overhead = median_ns(pool, p->threads, 0, 9);
+	if (overhead > OVERHEAD_AIM_MAX * (uint64_t)floor_ns / OVERHEAD_SHARE)
+		overhead = OVERHEAD_AIM_MAX * (uint64_t)floor_ns / OVERHEAD_SHARE;
 	pool->stall_ns = stall;
 	for (;;) {
 		t = median_ns(pool, p->threads, k, CALIBRATION_SAMPLES);

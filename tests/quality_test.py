@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# quality_test.py — the quality column on real runs whose conditions are caused for real: stalls
+# (--inject-stall, SIGSTOP/SIGCONT of the process), CPUs shared with a pinned busy process.
+# Python 3 standard library; real clocks only, nothing mocked.  Asserts flags, never speeds.
+"""usage: quality_test.py STOREBENCH stall|sigstop|shared|cv|skew
+
+stall    --inject-stall 4: the first point's calibrations are stalled, so its batches come out
+         short: it is re-measured (remeasured=1) and still flagged short_batch; the console and
+         JSON keep only the last attempt; metadata diagnostic=inject-stall.
+sigstop  the process is stopped 40 ms every 150 ms while it measures: every row is flagged or
+         re-measured, none is an unflagged number from a stopped batch.
+shared   a busy process pinned to the measuring CPU: every row is shared_cpu; with
+         --cpu-share-min 0 none is (the limit, written to the metadata, is what decides).
+cv       the same process busy 30 ms, idle 30 ms: repetitions disagree, the row is cv; with
+         --cv-max 10 it is not.
+skew     busy processes on both measuring CPUs: a thread that spins at the start barrier while
+         the other is descheduled is itself descheduled, so threads start batches apart: skew.
+Every row of every run is also checked against its own columns and the quality_* metadata
+(shared_cpu iff cpu_share_min < limit, cv, short_batch, skew likewise; reasons in order).
+"""
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+STOREBENCH, MODE = os.path.abspath(sys.argv[1]), sys.argv[2]
+REASONS = ["shared_cpu", "cv", "short_batch", "skew", "drift", "outlier"]
+# memset runs everywhere; L1/L2 sizes keep each point to a fraction of a second
+BASE = ["--kernels", "memset", "--min-time", "0.02", "--repetitions", "5"]
+failures = []
+
+
+def check(ok, why):
+    if not ok:
+        failures.append(why)
+        print("FAIL:", why)
+
+
+def read(path):
+    meta, lines = {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# "):
+                k, _, v = line[2:].rstrip("\n").partition("=")
+                meta[k] = v
+            elif not line.startswith("#"):
+                lines.append(line)
+    return meta, list(csv.DictReader(lines))
+
+
+def hog(cpu, on=None, off=None):
+    """A busy process pinned to cpu: always, or busy on seconds then idle off seconds."""
+    code = ("import os,sys,time\nos.sched_setaffinity(0,{%d})\n" % cpu +
+            "while True:\n"
+            "    end = time.monotonic() + %r\n" % (on or 1e9) +
+            "    while time.monotonic() < end: pass\n" +
+            ("    time.sleep(%r)\n" % off if off else ""))
+    return subprocess.Popen([sys.executable, "-c", code])
+
+
+def run(d, name, args, during=None):
+    """storebench run into d/name.csv; during(proc) runs while it measures.  (meta, rows)."""
+    out = os.path.join(d, name)
+    cmd = [STOREBENCH, "run"] + BASE + args + ["--csv", out + ".csv", "--json", out + ".json"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if during:
+        during(p)
+    so, se = p.communicate(timeout=120)
+    if p.returncode not in (0,):
+        print(se)
+    check(p.returncode == 0, f"{name}: exit {p.returncode}")
+    meta, rows = read(out + ".csv")
+    consistent(name, meta, rows)
+    with open(out + ".json") as f:
+        doc = json.load(f)
+    return meta, rows, doc, so
+
+
+def consistent(name, meta, rows):
+    """Each flag agrees with its column and limit; away from the limit by more than rounding."""
+    lim = {k[len("quality_"):]: v for k, v in meta.items() if k.startswith("quality_")}
+    for k in ("profile", "cpu_share_min", "cv_max", "batch_ns_min", "skew_max", "outlier_mads",
+              "drift_band"):
+        check(k in lim, f"{name}: metadata quality_{k} missing")
+    check(lim.get("profile") in ("metal", "vm"), f"{name}: quality_profile {lim.get('profile')}")
+    for r in rows:
+        q = r["quality"]
+        got = [] if q == "ok" else q.split(";")
+        check(got and got == [x for x in REASONS if x in got] or q == "ok",
+              f"{name}: quality '{q}' is not ok nor reasons in order")
+        check(r["remeasured"] in ("0", "1") and int(r["rounds"]) >= 1,
+              f"{name}: remeasured {r['remeasured']}, rounds {r['rounds']}")
+
+        def agree(reason, value, limit, below, tol):
+            if value == "":
+                check(reason not in got, f"{name}: {reason} flagged without a value")
+                return
+            v, l = float(value), float(limit)
+            if abs(v - l) <= tol:
+                return
+            want = v < l if below else v > l
+            check((reason in got) == want,
+                  f"{name}: {r['call_bytes']}/{r['threads']}: {reason} is {reason in got} with "
+                  f"{value} against limit {limit}")
+        agree("shared_cpu", r["cpu_share_min"], lim["cpu_share_min"], True, 0.0006)
+        agree("cv", r["gbps_cv"], lim["cv_max"], False, 0.0006 * float(lim["cv_max"]) + 1e-9)
+        agree("short_batch", r["batch_ns_median"], lim["batch_ns_min"], True, 1)
+        agree("skew", r["start_skew_share"], lim["skew_max"], False, 0.00006)
+
+
+def reasons(r):
+    return [] if r["quality"] == "ok" else r["quality"].split(";")
+
+
+def allowed_cpus():
+    return sorted(os.sched_getaffinity(0))
+
+
+def test_stall(d):
+    meta, rows, doc, console = run(d, "stall", ["--call", "16KiB", "--threads", "1,2",
+                                                "--inject-stall", "4"])
+    check(meta.get("diagnostic") == "inject-stall" and meta.get("inject_stall_ms") == "4",
+          f"stall: metadata diagnostic={meta.get('diagnostic')} "
+          f"inject_stall_ms={meta.get('inject_stall_ms')}")
+    first = rows[0]
+    print("stalled point:", {k: first[k] for k in ("threads", "calls_per_batch", "gbps_median",
+                                                    "batch_ns_median", "remeasured", "quality")})
+    check(first["remeasured"] == "1", "stall: the stalled point was not re-measured")
+    check("short_batch" in reasons(first),
+          f"stall: the stalled point's batches ({first['batch_ns_median']} ns) not flagged "
+          f"short_batch: {first['quality']}")
+    # the console and the JSON hold the kept attempt only: one set of repetitions per point
+    reps = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") == "iteration":
+            reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
+    check(len(reps) == len(rows) and all(n == int(r["repetitions"]) for n, r in
+                                          zip(reps.values(), rows)),
+          f"stall: JSON repetitions per point {reps}, want {len(rows)} x 5")
+    shown = [l for l in console.splitlines() if "/manual_time" in l]
+    check(len(shown) == len(rows), f"stall: {len(shown)} console lines for {len(rows)} points")
+    _, plain, _, _ = run(d, "plain", ["--call", "16KiB", "--threads", "1"])
+    check("diagnostic" not in read(os.path.join(d, "plain.csv"))[0],
+          "stall: a normal run carries a diagnostic key")
+
+
+def test_sigstop(d):
+    stops = []
+
+    def storm(p):
+        time.sleep(0.3)
+        while p.poll() is None:
+            try:
+                os.kill(p.pid, signal.SIGSTOP)
+                time.sleep(0.04)
+                os.kill(p.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                break
+            stops.append(1)
+            time.sleep(0.11)
+
+    _, rows, _, _ = run(d, "sigstop", ["--call", "16KiB,256KiB", "--threads", "1,2",
+                                       "--repetitions", "9"], storm)
+    print(f"sigstop: {len(stops)} stops of 40 ms")
+    for r in rows:
+        print("  ", r["call_bytes"], r["threads"], r["gbps_median"], r["cpu_share_min"],
+              r["remeasured"], r["quality"])
+        check(r["quality"] != "ok" or r["remeasured"] == "1",
+              f"sigstop: {r['call_bytes']}/{r['threads']} measured across stops, unflagged: "
+              f"{r['gbps_median']} GB/s")
+
+
+def test_shared(d):
+    cpu = allowed_cpus()[-1]
+    h = hog(cpu)
+    try:
+        time.sleep(0.2)
+        args = ["--call", "16KiB,256KiB", "--threads", "1", "--placement", f"cpus:{cpu}"]
+        _, rows, _, _ = run(d, "shared", args)
+        meta, free, _, _ = run(d, "limit0", args + ["--cpu-share-min", "0"])
+    finally:
+        h.kill()
+    for r in rows:
+        check("shared_cpu" in reasons(r), f"shared: {r['call_bytes']} with a busy process on "
+              f"CPU {cpu}: cpu_share_min {r['cpu_share_min']}, quality {r['quality']}")
+    check(meta.get("quality_cpu_share_min") == "0", "shared: --cpu-share-min 0 not in metadata")
+    for r in free:
+        check("shared_cpu" not in reasons(r), f"shared: flagged with --cpu-share-min 0")
+
+
+def test_cv(d):
+    cpu = allowed_cpus()[-1]
+    h = hog(cpu, 0.03, 0.03)
+    try:
+        args = ["--call", "64KiB", "--threads", "1", "--placement", f"cpus:{cpu}",
+                "--repetitions", "9", "--cpu-share-min", "0", "--profile", "metal"]
+        meta, rows, _, _ = run(d, "cv", args)
+        _, loose, _, _ = run(d, "cvmax", args + ["--cv-max", "10"])
+    finally:
+        h.kill()
+    check(meta.get("quality_profile") == "metal" and meta.get("quality_cv_max") == "0.05",
+          "cv: --profile metal limits not in metadata")
+    for r in rows:
+        check("cv" in reasons(r), f"cv: a half-time busy neighbour left gbps_cv {r['gbps_cv']}, "
+              f"quality {r['quality']}")
+    for r in loose:
+        check("cv" not in reasons(r), "cv: flagged with --cv-max 10")
+
+
+def test_skew(d):
+    cpus = allowed_cpus()
+    if len(cpus) < 2:
+        print("skip: skew needs 2 CPUs")
+        sys.exit(77)
+    hogs = [hog(c) for c in cpus[:2]]
+    try:
+        time.sleep(0.2)
+        args = ["--call", "16KiB,64KiB", "--threads", "2", "--repetitions", "3"]
+        _, rows, _, _ = run(d, "skew", args)
+        _, loose, _, _ = run(d, "skewmax", args + ["--skew-max", "1"])
+    finally:
+        for h in hogs:
+            h.kill()
+    for r in rows:
+        print("  ", r["call_bytes"], r["start_skew_share"], r["quality"])
+    check(any("skew" in reasons(r) for r in rows),
+          "skew: no point flagged skew with both CPUs shared: " +
+          ", ".join(r["start_skew_share"] for r in rows))
+    for r in loose:
+        check("skew" not in reasons(r), "skew: flagged with --skew-max 1")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        {"stall": test_stall, "sigstop": test_sigstop, "shared": test_shared, "cv": test_cv,
+         "skew": test_skew}[MODE](d)
+    if failures:
+        print(f"{len(failures)} failures")
+        return 1
+    print(f"ok: quality {MODE}")
+    return 0
+
+
+sys.exit(main())
