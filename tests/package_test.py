@@ -61,6 +61,8 @@ def main(top):
         check(any(re.fullmatch(lib, n) for n in names), f"Depends lacks {lib}: {depends}")
     for tool in TOOLS:
         check(tool in names, f"Depends lacks {tool}: {depends}")
+    check("git" in field(deb, "Recommends").split(", "),
+          "Recommends git (storebench-history pushes and fetches with it)")
 
     listing = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True).stdout
     files = {ln.split()[-1].lstrip(".") for ln in listing.splitlines() if ln.startswith("-")}

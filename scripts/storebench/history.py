@@ -11,7 +11,8 @@ fetched (one commit deep) into the private ref refs/storebench-history/<branch> 
 directory's repository (so its remotes and credentials apply, e.g. actions/checkout's token), or
 of a temporary bare repository when the current directory is in none; new commits are built with
 a temporary index and pushed as <commit>:refs/heads/<branch>.  A push refused because another
-machine pushed first is redone on the new tip (the branch is never forced).
+machine pushed first is redone on the new tip; only prune --squash forces the branch, and then
+under a lease on the tip it read.
 
 Images (*.png, *.svg) stay out of the branch unless --images: scripts/plot and scripts/trend
 redraw them from the CSVs, and every night's plots would otherwise grow the repository for
@@ -106,10 +107,6 @@ class Store:
             if len(parts) >= 3 and runs.run_key(parts[1]):
                 found.setdefault(parts[0], set()).add(parts[1])
         return {m: sorted(r, key=runs.run_key) for m, r in found.items()}
-
-    def read(self, tip, path):
-        r = self.git("cat-file", "blob", f"{tip}:{path}", check=False)
-        return r.stdout if r.returncode == 0 else None
 
     def checkout(self, tip, files, dest):
         """Write FILES of TIP under DEST (git itself refuses unsafe paths)."""
@@ -270,6 +267,15 @@ def save(store, results_dir, machine_id, run=None, images=False, retries=5):
     return saved
 
 
+def run_date(name):
+    """The UTC date in a run folder's name; None when it is no calendar date (never pruned by
+    age then)."""
+    try:
+        return datetime.date.fromisoformat(runs.run_key(name)[0])
+    except ValueError:
+        return None
+
+
 def baseline_of(store, tip, machine_id, names):
     """The run the gate would take as the baseline, by the gate's own rule
     (nightly.runs.why_not_baseline on a copy of each run's records, newest first): never pruned."""
@@ -298,13 +304,12 @@ def prune(store, machine_ids, keep=None, days=None, dry_run=False, retries=5, to
         for mid, names in sorted(store.runs(tip).items()):
             if machine_ids is not None and mid not in machine_ids:
                 continue
-            keep_base = baseline_of(store, tip, mid, names)
             doomed = set(names[:-keep]) if keep else set()
             if days is not None:
                 oldest = today - datetime.timedelta(days=days)
-                doomed |= {n for n in names
-                           if datetime.date.fromisoformat(runs.run_key(n)[0]) < oldest}
-            doomed.discard(keep_base)
+                doomed |= {n for n in names if (run_date(n) or oldest) < oldest}
+            if doomed:
+                doomed.discard(baseline_of(store, tip, mid, names))
             if doomed:
                 dropped[mid] = sorted(doomed, key=runs.run_key)
         if not tip or dry_run or not (dropped or squash):
