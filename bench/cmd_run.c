@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cache_check.h"
+#include "canary.h"
 #include "commands.h"
 #include "cpu.h"
 #include "csv.h"
@@ -65,7 +66,7 @@ static bool memory_fits(const struct run_opts *o, const struct point *pts, const
 		fprintf(stderr, "storebench run: out of memory\n");
 		return false;
 	}
-	need = f.peak_bytes;
+	need = f.peak_bytes + (o->canary ? buffer_footprint(canary_bytes(o), o->pages) : 0);
 	footprint_free(&f);
 	if (o->pages == PAGES_HUGETLB) {
 		unit = hugetlb_page_bytes();
@@ -164,6 +165,8 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 		metadata_kv(m, "", "min_time_s", "google benchmark flag");
 	metadata_kv(m, "", "rounds", "%d", o->rounds);
 	metadata_kv(m, "", "seed", "%llu", o->seed);
+	if (!o->canary) /* with the canary, its keys come when the sweep ends (late_preamble) */
+		metadata_kv(m, "", "canary", "off");
 	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions_per_round", "%d",
 			    rounds_repetitions(o->repetitions, o->rounds));
@@ -180,23 +183,28 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 	return text;
 }
 
-static void write_preamble(FILE *csv, const char *meta)
+/*
+ * The key=value lines of meta as CSV preamble lines (when csv) and as JSON context keys (when
+ * context: each key once, Google Benchmark refuses a second).  Values have no length limit: the
+ * canary's series grows with the run.
+ */
+static void write_preamble(FILE *csv, const char *meta, bool context)
 {
 	for (const char *line = meta; *line; ) {
 		const char *nl = strchr(line, '\n');
 		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		char key[128], *value;
+		const char *eq = memchr(line, '=', n);
 
-		fprintf(csv, "# %.*s\n", (int)n, line);
-		snprintf(key, sizeof key, "%.*s", (int)(n < sizeof key - 1 ? n : sizeof key - 1), line);
-		value = strchr(key, '=');
-		if (value) {
-			char val[4096];
+		if (csv)
+			fprintf(csv, "# %.*s\n", (int)n, line);
+		if (context && eq) {
+			char *key = strndup(line, (size_t)(eq - line));
+			char *val = strndup(eq + 1, n - (size_t)(eq - line) - 1);
 
-			*value = '\0';
-			snprintf(val, sizeof val, "%.*s", (int)(n - strlen(key) - 1),
-				 line + strlen(key) + 1);
-			gbs_context(key, val);
+			if (key && val)
+				gbs_context(key, val);
+			free(key);
+			free(val);
 		}
 		line += n + (nl != NULL);
 	}
@@ -315,7 +323,55 @@ struct run_mem {
 	size_t *order;            /* the measuring order: rounds x npts indices into pts */
 	struct point_slot *slots; /* npts of them */
 	struct csv_row *row;      /* one row's fields (too large for the stack many times over) */
+	char *meta;               /* the run's metadata, until the preamble is written */
+	struct canary canary;     /* the drift canary, when --canary on */
 };
+
+/*
+ * One more canary sample, then its verdict on the measurements [*from, to) since the one before:
+ * if either sample is outside the starting band, the machine moved while they ran.  false when
+ * out of memory for the series.
+ */
+static bool canary_step(struct canary *c, struct point_slot *slots, const size_t *order,
+			size_t *from, size_t to)
+{
+	bool out;
+
+	if (!canary_sample(c)) {
+		fprintf(stderr, "storebench run: out of memory for the canary's series\n");
+		return false;
+	}
+	out = canary_out(c, c->n - 2) || canary_out(c, c->n - 1);
+	for (; *from < to; ++*from)
+		if (out)
+			slots[order[*from]].quality |= QUALITY_DRIFT;
+	return true;
+}
+
+/*
+ * With the canary, the preamble waits for the end of the sweep (its series goes before the
+ * header): the canary's keys join the JSON context, the held JSON is written, then the CSV's
+ * preamble and header.
+ */
+static void late_preamble(struct outfiles *of, const char *meta, const struct canary *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (m) {
+		canary_metadata(m, c);
+		fclose(m);
+	}
+	if (text)
+		write_preamble(NULL, text, true);
+	gbs_release();
+	write_preamble(of->csv_stream, meta, false);
+	if (text)
+		write_preamble(of->csv_stream, text, false);
+	free(text);
+	csv_header(of->csv_stream);
+}
 
 static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	       struct run_mem *mem)
@@ -329,7 +385,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	struct csv_row *row;
 	char cycles_note[200], err[256], llc_check[160], *meta;
 	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0, starved = 0;
-	size_t *order, nmeasure, next_row = 0;
+	size_t *order, nmeasure, next_row = 0, canary_from = 0, k;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
 	int rc, status = 0, werr = 0;
@@ -434,12 +490,18 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		return 1;
 	}
 	gbs_open(of.json.fd, true, name_width);
-	write_preamble(of.csv_stream, meta);
-	free(meta);
-	csv_header(of.csv_stream);
-	if (!outfiles_keep_csv(&of)) {
-		outfiles_guard(NULL);
-		return write_failed(&of, of.csv.abs, errno, 0);
+	mem->meta = meta;
+	/* the canary's series is known at the end: then both files wait for it */
+	if (o->canary) {
+		gbs_hold();
+		write_preamble(NULL, meta, true);
+	} else {
+		write_preamble(of.csv_stream, meta, true);
+		csv_header(of.csv_stream);
+		if (!outfiles_keep_csv(&of)) {
+			outfiles_guard(NULL);
+			return write_failed(&of, of.csv.abs, errno, 0);
+		}
 	}
 
 	if (!pool_start(&pool, max_threads, o->placement.cpu, o->placement.node, env.cycles, err,
@@ -449,12 +511,20 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		outfiles_guard(NULL);
 		return 1;
 	}
+	if (o->canary && !canary_start(&mem->canary, o, err, sizeof err)) {
+		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
+		pool_stop(&pool);
+		gbs_close();
+		outfiles_discard(&of);
+		outfiles_guard(NULL);
+		return 1;
+	}
 	env.pool = &pool;
 	env.o = o;
 	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
 	progress_start(weight, npts, o->rounds);
-	for (size_t k = 0; k < nmeasure && !signals_pending(); k++) {
+	for (k = 0; k < nmeasure && !signals_pending(); k++) {
 		size_t i = order[k];
 		struct point_slot *slot = &slots[i];
 		struct point_result res;
@@ -463,6 +533,11 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 
 		if (slot->failed)
 			continue; /* a failed check is the point's result: no round replaces it */
+		if (o->canary && canary_due(&mem->canary) &&
+		    !canary_step(&mem->canary, slots, order, &canary_from, k)) {
+			status = 1;
+			break;
+		}
 		if (env.cycles)
 			for (unsigned t = 0; t < pts[i].threads; t++)
 				env.cycles &= pool.t[t].cycles_fd >= 0;
@@ -487,10 +562,17 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		slot->failed = r != 0;
 		if (r)
 			status = 1;
-		/* one round: the sweep's order, so every row before this one is final too */
-		if (o->rounds == 1 && !write_rows(&of, slots, &next_row, i + 1, row, &done, &starved,
+		/* one round without the canary: the sweep's order and the preamble is out, so this
+		 * row and every one before it are final */
+		if (o->rounds == 1 && !o->canary && !write_rows(&of, slots, &next_row, i + 1, row, &done, &starved,
 						  &failed, &werr))
 			break;
+	}
+	/* the closing sample judges the last points: the files are complete only with it */
+	if (o->canary) {
+		if (!canary_step(&mem->canary, slots, order, &canary_from, k))
+			status = 1;
+		late_preamble(&of, meta, &mem->canary);
 	}
 	/* the rest, in the sweep's order, each with the rounds it got (all of them unless stopped) */
 	if (!failed)
@@ -541,6 +623,8 @@ int cmd_run(int argc, char **argv)
 	int status = run(argc, argv, &mach, &o, &mem);
 
 	slots_free(mem.slots, mem.npts);
+	canary_free(&mem.canary);
+	free(mem.meta);
 	free(mem.row);
 	free(mem.order);
 	free(mem.pts);

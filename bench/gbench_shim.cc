@@ -92,6 +92,9 @@ public:
 	gbs_report_fn report = nullptr;
 	void *report_ctx = nullptr;
 	std::vector<Run> pending; // the last point's runs, until emit()
+	bool hold = false;        // the JSON waits for release(): context keys known at the end
+	std::unique_ptr<Context> held_context; // the context, while held
+	std::vector<Run> held;    // the points emitted, while held
 
 	bool ReportContext(const Context &context) override
 	{
@@ -101,14 +104,25 @@ public:
 		widened.name_field_width = std::max(name_width, context.name_field_width);
 		if (display)
 			display->ReportContext(widened);
-		if (json) {
-			json->ReportContext(widened);
-			json_out.flush();
-			if (!json_buf.error)
-				json_buf.kept = lseek(json_buf.fd, 0, SEEK_CUR);
-		}
+		if (json && hold)
+			held_context.reset(new Context(widened));
+		else if (json)
+			write_context(widened);
 		started = true;
 		return true;
+	}
+
+	// The held context and points, now that every context key is known.
+	void release()
+	{
+		hold = false;
+		if (!json || !held_context)
+			return;
+		write_context(*held_context);
+		if (!held.empty())
+			json->ReportRuns(held);
+		held.clear();
+		held_context.reset();
 	}
 
 	// Runs are held until emit(): a point that is measured again (quality.h) shows and keeps
@@ -131,7 +145,9 @@ public:
 				shown.push_back(run);
 		if (keep && display && !shown.empty())
 			display->ReportRuns(shown);
-		if (keep && json && !pending.empty())
+		if (keep && json && !pending.empty() && hold)
+			held.insert(held.end(), pending.begin(), pending.end());
+		else if (keep && json && !pending.empty())
 			json->ReportRuns(pending);
 		pending.clear();
 	}
@@ -144,6 +160,8 @@ public:
 	{
 		if (!started)
 			return 0;
+		if (hold)
+			release(); // never kept (no row written): its points are cut below
 		if (display)
 			display->Finalize();
 		if (!json)
@@ -159,6 +177,14 @@ public:
 	}
 
 private:
+	void write_context(const Context &context)
+	{
+		json->ReportContext(context);
+		json_out.flush();
+		if (!json_buf.error)
+			json_buf.kept = lseek(json_buf.fd, 0, SEEK_CUR);
+	}
+
 	void forward(const Run &run)
 	{
 		std::string name = run.benchmark_name();
@@ -310,6 +336,16 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 extern "C" void gbs_emit(bool keep)
 {
 	tee.emit(keep);
+}
+
+extern "C" void gbs_hold(void)
+{
+	tee.hold = true;
+}
+
+extern "C" void gbs_release(void)
+{
+	tee.release();
 }
 
 extern "C" int gbs_close(void)

@@ -70,6 +70,15 @@ void gbs_context(const char *key, const char *value);
  */
 void gbs_open(int json_fd, bool console, size_t name_width);
 
+/*
+ * Hold the JSON document in memory (its context and every point emitted) until gbs_release, so
+ * context keys known only when the sweep ends (the drift canary's series) still reach it.
+ */
+void gbs_hold(void);
+
+/* Write what gbs_hold held, the context with every gbs_context so far; then gbs_keep as usual. */
+void gbs_release(void);
+
 /* Flush and fsync the JSON: every point reported so far is kept.  0, or the errno of a failure. */
 int gbs_keep(void);
 

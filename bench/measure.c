@@ -743,16 +743,6 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		ok &= pool->t[i].ok;
 	if (!ok)
 		verify_failed(pool, p);
-	if (!rs.seen) {
-		/* aggregates only (--benchmark_report_aggregates_only): the round adds its medians */
-		struct gbs_counter med[C_COUNT];
-		size_t n = 0;
-
-		for (int k = 0; k < C_COUNT; k++)
-			if (rs.have[k])
-				med[n++] = (struct gbs_counter){ counter_name[k], rs.st[k].median };
-		history_add(&rs, med, n);
-	}
 	/* a later round: the row's numbers are over every round, and so is their judgement */
 	if (++rs.hist->rounds > 1) {
 		if (rs.hist_failed || !stats_from_history(&rs)) {

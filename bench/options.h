@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "canary_rules.h"
 #include "plan_rules.h"
 #include "quality.h"
 #include "sizes.h"

@@ -384,6 +384,13 @@ static int parse_scalars(const char *const *v, struct run_opts *o)
 	o->rounds = (int)num;
 	if (parse_seed(v[OPT_seed], &o->seed))
 		return 2;
+	if (strcmp(v[OPT_canary], "on") && strcmp(v[OPT_canary], "off"))
+		return fail("--canary '%s': want on or off", v[OPT_canary]);
+	o->canary = !strcmp(v[OPT_canary], "on");
+	if (!parse_number(v[OPT_canary_period], CANARY_PERIOD_MIN_S, CANARY_PERIOD_MAX_S, false,
+			  &o->canary_period_s))
+		return fail("--canary-period '%s': want seconds, %d..%d", v[OPT_canary_period],
+			    CANARY_PERIOD_MIN_S, CANARY_PERIOD_MAX_S);
 	if (!parse_number(v[OPT_inject_slowdown], 0, SLOWDOWN_MAX_PCT, false, &o->slowdown_pct))
 		return fail("--inject-slowdown '%s': want a percentage, 0..%d",
 			    v[OPT_inject_slowdown], SLOWDOWN_MAX_PCT);

@@ -70,6 +70,8 @@ struct run_opts {
 	struct quality_limits quality; /* --profile and the thresholds of the quality flags */
 	int rounds;                  /* --rounds: each measures every point once (rounds.h) */
 	unsigned long long seed;     /* --seed: the rounds' shuffle (from the clock by default) */
+	bool canary;                 /* --canary on: the drift canary runs (canary.h) */
+	double canary_period_s;      /* --canary-period: seconds of sweep between samples */
 	const char *csv, *json, *machine;
 	unsigned long long cold_bytes; /* working set of "cold" at 1 thread (metadata) */
 	struct scaled_axes *at;      /* the sizes at each thread count, in o->threads order */

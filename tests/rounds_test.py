@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # rounds_test.py — `storebench run --rounds N --seed S`: every round measures every point once in a
 # seeded shuffled order, the statistics of a row are over all its rounds, a stopped run keeps the
-# points it measured.  Usage: rounds_test.py <storebench> <csv_columns.def> rounds
+# points it measured; the drift canary's series is in both files and a real competing memory hog
+# flags drift.  Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary
 import json
 import os
 import re
@@ -140,5 +141,87 @@ def rounds():
         print(f"ok: SIGINT in round 3 of 5: 12 rows of 2-3 rounds; {err.strip().splitlines()[-1]}")
 
 
-{"rounds": rounds}[PART]()
+def series_of(meta):
+    """The canary's samples [(t_s, gbps)] from the metadata."""
+    return [tuple(map(float, x.split(":"))) for x in meta.get("canary_series", "").split(",") if x]
+
+
+def out_of_band(meta):
+    s, band = series_of(meta), float(meta["canary_band"])
+    return sum(1 for _, g in s if abs(g / s[0][1] - 1) > band)
+
+
+def canary():
+    with tempfile.TemporaryDirectory() as d:
+        r = run(SWEEP + ["--repetitions", "1", "--csv", "on.csv"], d)
+        check(r.returncode == 0, f"canary run exit {r.returncode}: {r.stderr[-1500:]}")
+        meta, rows, header = read_csv(os.path.join(d, "on.csv"))
+        check(header == COLUMNS and len(rows) == 12, f"canary run: {len(rows)} rows")
+        s = series_of(meta)
+        check(len(s) >= 2 and all(g > 0 for _, g in s) and
+              all(a[0] < b[0] for a, b in zip(s, s[1:])),
+              f"canary_series wants a start and an end sample, in time order: {s}")
+        check((meta.get("canary"), meta.get("canary_kernel"), meta.get("canary_threads")) ==
+              ("on", "memset", "1"), f"canary keys: {meta}")
+        check(int(meta["canary_call_bytes"]) == min(int(meta["cold_ws_bytes"]), 1 << 30) // 64 * 64,
+              f"canary_call_bytes {meta['canary_call_bytes']}: want 4 x LLC (cold_ws_bytes "
+              f"{meta['cold_ws_bytes']}) up to 1 GiB")
+        check(int(meta["canary_out_samples"]) == out_of_band(meta), "canary_out_samples")
+        check(any("drift" in x["quality"] for x in rows) == (out_of_band(meta) > 0),
+              "drift rows without an out-of-band sample, or the reverse")
+        ctx = json.load(open(os.path.join(d, "on.json")))["context"]
+        check(all(ctx.get(k) == v for k, v in meta.items() if k.startswith("canary")),
+              "the JSON context lacks the canary's keys or differs")
+        print(f"ok: canary series of {len(s)} samples in the CSV and JSON: {meta['canary_series']}")
+
+        r = run(SWEEP + ["--repetitions", "1", "--canary", "off", "--csv", "off.csv"], d)
+        meta, rows, _ = read_csv(os.path.join(d, "off.csv"))
+        check(r.returncode == 0 and meta.get("canary") == "off" and "canary_series" not in meta
+              and not any("drift" in x["quality"] for x in rows), "--canary off")
+        for args, what in ((["--canary", "yes"], "canary neither on nor off"),
+                           (["--canary-period", "0.5"], "canary period below 1 s")):
+            with tempfile.TemporaryDirectory() as e:
+                r = run(SWEEP + args, e)
+                lines = r.stderr.strip().splitlines()
+                check(r.returncode == 2 and len(lines) == 1 and os.listdir(e) == [],
+                      f"{what}: exit {r.returncode}, {lines}, files {os.listdir(e)}")
+                print(f"ok: {what}: {r.stderr.strip()}")
+
+        # real drift: a second storebench storing to DRAM on every CPU joins after the starting
+        # sample (the run is held with SIGSTOP until the hog stores); the canary must leave its
+        # band and the points around it must say drift
+        p = subprocess.Popen([SB, "run"] + SWEEP + ["--repetitions", "1", "--canary-period", "1",
+                                                    "--csv", "drift.csv"],
+                             cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        seen = ""
+        while "point 2/" not in seen and p.poll() is None:
+            seen += p.stderr.readline()
+        p.send_signal(signal.SIGSTOP)
+        hog = subprocess.Popen([SB, "run", "--kernels", "memset", "--call", "64MiB", "--threads",
+                                "all", "--canary", "off", "--min-time", "60", "--repetitions", "1",
+                                "--csv", "hog.csv"], cwd=d, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+        try:
+            hog_seen = ""
+            while "point 1/1" not in hog_seen and hog.poll() is None:
+                hog_seen += hog.stderr.readline()
+            time.sleep(1.5)  # its first touch and calibration done: it stores to DRAM now
+            p.send_signal(signal.SIGCONT)
+            err = seen + p.communicate(timeout=150)[1]
+        finally:
+            p.send_signal(signal.SIGCONT)
+            hog.kill()  # a hog, not a result: no need to let it finish its point
+            hog.wait()
+        check(p.returncode == 0, f"drift run exit {p.returncode}: {err[-1500:]}")
+        meta, rows, _ = read_csv(os.path.join(d, "drift.csv"))
+        drift = [x for x in rows if "drift" in x["quality"]]
+        check(out_of_band(meta) >= 1 and int(meta["canary_out_samples"]) == out_of_band(meta),
+              f"a memory hog on every CPU left the canary in its band: {meta['canary_series']} "
+              f"(band {meta['canary_band']})")
+        check(drift, "the canary left its band but no row is flagged drift")
+        print(f"ok: a memset hog on every CPU: canary {meta['canary_series']}, "
+              f"{len(drift)} of {len(rows)} rows flagged drift")
+
+
+{"rounds": rounds, "canary": canary}[PART]()
 sys.exit(1 if failures else 0)

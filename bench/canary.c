@@ -1,0 +1,105 @@
+/*
+ * canary.c — the drift canary's buffer, samples and series.  Plain C, no ISA flags.
+ * It runs on the caller's thread, the pool's thread 0, between points: the pool's workers are
+ * idle, so the canary sees the memory system as the points do, without their work on top.
+ */
+#include "canary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "tsc.h"
+
+size_t canary_bytes(const struct run_opts *o)
+{
+	unsigned long long b = o->cold_bytes < CANARY_MAX_BYTES ? o->cold_bytes : CANARY_MAX_BYTES;
+
+	return (size_t)(b / 64 * 64);
+}
+
+bool canary_start(struct canary *c, const struct run_opts *o, char *err, size_t len)
+{
+	memset(c, 0, sizeof *c);
+	c->k = kernel_find(CANARY_KERNEL);
+	c->bytes = canary_bytes(o);
+	c->cpu = o->placement.cpu[0];
+	c->fill = o->fill;
+	c->band = o->quality.drift_band;
+	c->period_ns = (uint64_t)(o->canary_period_s * 1e9);
+	if (!buffer_alloc(&c->buf, c->bytes, o->pages, o->bind, o->placement.node[0], err, len))
+		return false;
+	/* first touch now, so no sample pays for page faults */
+	memset(c->buf.region, (int)c->fill, c->bytes);
+	c->t0_ns = mono_ns();
+	return canary_sample(c);
+}
+
+bool canary_due(const struct canary *c)
+{
+	return mono_ns() - c->last_ns >= c->period_ns;
+}
+
+bool canary_sample(struct canary *c)
+{
+	uint64_t t[CANARY_PASSES];
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct canary_sample *s = realloc(c->s, cap * sizeof *s);
+
+		if (!s)
+			return false;
+		c->s = s;
+		c->cap = cap;
+	}
+	for (int i = 0; i < CANARY_PASSES; i++) {
+		uint64_t t0 = mono_ns();
+		int j = i;
+
+		c->k->fn(c->buf.region, (int)c->fill, c->bytes);
+		t[i] = mono_ns() - t0;
+		for (; j > 0 && t[j - 1] > t[j]; j--) { /* insertion: t stays sorted */
+			uint64_t x = t[j];
+
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	}
+	c->last_ns = mono_ns();
+	c->s[c->n++] = (struct canary_sample){
+		.t_s = (double)(c->last_ns - c->t0_ns) / 1e9,
+		.gbps = (double)c->bytes / (double)(t[CANARY_PASSES / 2] ? t[CANARY_PASSES / 2] : 1),
+	};
+	return true;
+}
+
+bool canary_out(const struct canary *c, size_t i)
+{
+	double r = c->s[i].gbps / c->s[0].gbps;
+
+	return r < 1 - c->band || r > 1 + c->band;
+}
+
+void canary_metadata(FILE *out, const struct canary *c)
+{
+	size_t out_samples = 0;
+
+	fprintf(out, "canary=on\ncanary_kernel=%s\ncanary_call_bytes=%zu\ncanary_ws_bytes=%zu\n"
+		     "canary_threads=1\ncanary_cpu=%d\ncanary_period_s=%g\ncanary_band=%g\n"
+		     "canary_start_gbps=%.4g\ncanary_series=", c->k->name, c->bytes, c->bytes, c->cpu,
+		(double)c->period_ns / 1e9, c->band, c->n ? c->s[0].gbps : 0.0);
+	for (size_t i = 0; i < c->n; i++) {
+		fprintf(out, "%s%.1f:%.4g", i ? "," : "", c->s[i].t_s, c->s[i].gbps);
+		out_samples += canary_out(c, i);
+	}
+	fprintf(out, "\ncanary_out_samples=%zu\n", out_samples);
+}
+
+void canary_free(struct canary *c)
+{
+	buffer_free(&c->buf);
+	free(c->s);
+	c->s = NULL;
+	c->n = c->cap = 0;
+}

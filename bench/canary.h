@@ -1,0 +1,63 @@
+/*
+ * canary.h — the drift canary: one fixed DRAM-bound point, measured at the start, every
+ * --canary-period of sweep and at the end, whose series says when the machine itself moved.
+ * Plain C.  A shared host's memory bandwidth flips between states from minute to minute; points
+ * measured while the canary was outside its starting band are flagged drift (quality.h).
+ */
+#ifndef STOREBENCH_CANARY_H
+#define STOREBENCH_CANARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "buffer.h"
+#include "canary_rules.h"
+#include "opts.h"
+
+/* One sample of the series. */
+struct canary_sample {
+	double t_s;  /* seconds since the canary started (the run's first point) */
+	double gbps; /* median of CANARY_PASSES calls, 1e9 bytes/s */
+};
+
+struct canary {
+	const struct kernel *k;    /* CANARY_KERNEL from the kernel table */
+	struct buffer buf;         /* its own, allocated and first touched by the calling thread */
+	size_t bytes;              /* bytes per call = the working set, one thread */
+	int cpu;                   /* where it runs: the placement's first CPU (the pool's thread 0) */
+	unsigned fill;             /* byte stored: the run's --fill */
+	double band;               /* a sample outside start x (1 +- band) is out of band */
+	uint64_t period_ns;        /* between two samples */
+	uint64_t t0_ns, last_ns;   /* when it started and when it last sampled (mono_ns) */
+	struct canary_sample *s;   /* the series, s[0] the starting sample */
+	size_t n, cap;             /* samples taken, room for */
+};
+
+/* Bytes of the canary's call for o: 4 x the LLC share of one thread (cold's region: DRAM-bound
+ * whatever the prefetchers do), at most CANARY_MAX_BYTES. */
+size_t canary_bytes(const struct run_opts *o);
+
+/*
+ * Allocate and first-touch the buffer on the calling thread (pinned to the placement's first
+ * CPU: call after pool_start) and take the starting sample.  false + err when memory is short.
+ */
+bool canary_start(struct canary *c, const struct run_opts *o, char *err, size_t len);
+
+/* Whether a period has passed since the last sample. */
+bool canary_due(const struct canary *c);
+
+/* Take one more sample; false when out of memory for the series. */
+bool canary_sample(struct canary *c);
+
+/* Whether sample i lies outside the starting band. */
+bool canary_out(const struct canary *c, size_t i);
+
+/* canary, canary_kernel, canary_call_bytes, canary_threads, canary_cpu, canary_band,
+ * canary_start_gbps, canary_series (t_s:gbps,... ) and canary_out_samples as key=value lines. */
+void canary_metadata(FILE *out, const struct canary *c);
+
+void canary_free(struct canary *c);
+
+#endif
