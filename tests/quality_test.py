@@ -17,6 +17,8 @@ shared   a busy process pinned to the measuring CPU: every row is shared_cpu; wi
          --cpu-share-min 0 none is (the limit, written to the metadata, is what decides).
 cv       the same process busy 30 ms, idle 30 ms: repetitions disagree, the row is cv; with
          --cv-max 10 it is not.
+outlier  one SIGSTOP of 200 ms while the repetitions run: that repetition is far from the others,
+         so the point is re-measured without it; a stopped repetition is never kept unflagged.
 skew     busy processes on both measuring CPUs: a thread that spins at the start barrier while
          the other is descheduled is itself descheduled, so threads start batches apart: skew.
 Every row of every run is also checked against its own columns and the quality_* metadata
@@ -201,6 +203,40 @@ def test_sigstop(d):
               f"{r['gbps_median']} GB/s")
 
 
+def test_outlier(d):
+    out = os.path.join(d, "outlier.csv")
+    stopped = []
+
+    def one_stop(p):
+        # the header is written just before the pool starts; repetitions follow within ~0.1 s
+        while p.poll() is None and not (os.path.exists(out) and "kernel," in open(out).read()):
+            time.sleep(0.005)
+        time.sleep(0.2)
+        if p.poll() is None:
+            os.kill(p.pid, signal.SIGSTOP)
+            time.sleep(0.2)
+            os.kill(p.pid, signal.SIGCONT)
+            stopped.append(1)
+
+    _, rows, doc, _ = run(d, "outlier", ["--call", "64KiB", "--threads", "1", "--repetitions",
+                                         "9", "--min-time", "0.05", "--cpu-share-min", "0"],
+                          one_stop)
+    r = rows[0]
+    kept = [b["GB/s"] for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
+    med = sorted(kept)[len(kept) // 2]
+    bent = [v for v in kept if v < med / 2]
+    print("stopped once:", {k: r[k] for k in ("gbps_median", "gbps_min", "gbps_max", "gbps_cv",
+                                              "remeasured", "quality")},
+          "kept repetitions:", " ".join(f"{v:.2f}" for v in kept))
+    check(stopped, "outlier: the run ended before it could be stopped")
+    # The stop lands in a timed batch (a repetition at a fraction of the others: outlier, so the
+    # point is measured again without it), or between batches where it bends nothing.  A bent
+    # repetition is never kept unflagged: where the others scatter so widely (a busy machine)
+    # that it is within outlier_mads MADs of them, that scatter is flagged cv.
+    check(not bent or {"outlier", "cv"} & set(reasons(r)),
+          f"outlier: repetitions {bent} GB/s against a median of {med} kept, not flagged")
+
+
 def test_shared(d):
     cpu = allowed_cpus()[-1]
     h = hog(cpu)
@@ -263,7 +299,7 @@ def test_skew(d):
 
 def main():
     with tempfile.TemporaryDirectory() as d:
-        {"errors": test_errors, "stall": test_stall, "sigstop": test_sigstop, "shared": test_shared, "cv": test_cv,
+        {"errors": test_errors, "stall": test_stall, "sigstop": test_sigstop, "outlier": test_outlier, "shared": test_shared, "cv": test_cv,
          "skew": test_skew}[MODE](d)
     if failures:
         print(f"{len(failures)} failures")
