@@ -170,7 +170,8 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions_per_round", "%d",
 			    rounds_repetitions(o->repetitions, o->rounds));
-	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%%");
+	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%% and a "
+		    "batch lasts 2 x quality_batch_ns_min, its median timed again");
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
 	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
 	/* A run bent on purpose must never become the yardstick of a later one (scripts/nightly). */
