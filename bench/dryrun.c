@@ -11,6 +11,7 @@
 #include "buffer.h"
 #include "footprint.h"
 #include "options.h"
+#include "rounds.h"
 #include "sweep_scaled.h"
 
 /* Google Benchmark's own defaults when its flags replace ours (1.7: one repetition, 0.5 s). */
@@ -162,7 +163,8 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 {
 	unsigned long long *lens = calloc(o->placement.ncpus ? o->placement.ncpus : 1, sizeof *lens);
 	unsigned long long memory;
-	int reps = o->repetitions > 0 ? o->repetitions : GB_DEFAULT_REPETITIONS;
+	int reps = rounds_repetitions(o->repetitions > 0 ? o->repetitions : GB_DEFAULT_REPETITIONS,
+				      o->rounds);
 	double min_time = o->min_time > 0 ? o->min_time : GB_DEFAULT_MIN_TIME_S, total = 0, group = 0;
 	size_t regimes[4] = { 0 }, in_group = 0;
 	struct footprint f;
@@ -179,7 +181,9 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 		const struct point *p = &pts[i];
 		const struct scaled_axes *a = axes_at(o, p->threads);
 		enum regime r = regime_of(p, a);
-		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens));
+		/* every round pays the fixed cost, the repetitions and the setup passes again */
+		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens)) +
+			   (o->rounds - 1) * point_seconds(p, a, reps, min_time, false);
 		unsigned long long region = point_region_bytes(p);
 
 		if (!i || p->threads != pts[i - 1].threads) {

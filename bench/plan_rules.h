@@ -51,7 +51,8 @@
 	"fits its share of L1d, L2, L3 or none (DRAM: at most " PLAN_STR(DRYRUN_NODE_GBPS) \
 	" GB/s per NUMA node used); a point costs " PLAN_STR(DRYRUN_FIXED_MS) " ms + (repetitions " \
 	"+ 1) x max(min time, one pass over its working set) + " PLAN_STR(DRYRUN_SETUP_PASSES) \
-	" passes (calibration, prefill, verification) + first touch of grown buffers at " \
+	" passes (calibration, prefill, verification), once per round with ceil(repetitions / " \
+	"rounds) repetitions, + first touch of grown buffers at " \
 	PLAN_STR(DRYRUN_FAULT_MBPS) " MB/s per thread, at most " PLAN_STR(DRYRUN_FAULT_TOTAL_GBPS) \
 	" GB/s in all"
 
