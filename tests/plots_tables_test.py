@@ -76,14 +76,14 @@ def render(storebench, src):
         r = run(ticks)
         if r.returncode != 0:
             fail("hot/cold sweep failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
-        out = os.path.join(tmp, "plots")
         expect = {"bandwidth-t1-rw100-best", "bandwidth-t2-rw100-best", "bandwidth-t1-rw100-nt",
                   "threads-cache", "threads-dram", "rw-interleave-t2-seq-ws4MiB-call4KiB",
                   "rw-split-t2-seq-ws4MiB-call4KiB"}
-        for args, names in (([csv], expect),
+        for n, (args, names) in enumerate((([csv], expect),
                             ([os.path.join(tmp, "ticks.csv")], {"ticks-t1-mis0", "ticks-t1-mis1"}),
                             (["--overlay", "--normalise", "tsc", csv, os.path.join(src, FIXTURE)],
-                             {"overlay-nt-per-tsc", "overlay-libc-per-tsc"})):
+                             {"overlay-nt-per-tsc", "overlay-libc-per-tsc"}))):
+            out = os.path.join(tmp, "plots%d" % n)  # one folder per CSV: plot refuses to share one
             r = run([os.path.join(src, "scripts/plot"), "-o", out] + args)
             if r.returncode != 0 or r.stderr:
                 fail("scripts/plot %s: exit %d, stderr: %s" % (" ".join(args), r.returncode, r.stderr))

@@ -1,52 +1,44 @@
-# series.gp — shared engine of the storebench plots: pull each series out of its CSV, draw, write PNG/SVG.
-# gnuplot 5.4.  Columns are read by header name; the '# key=value' metadata lines are comments here.
-# One engine so every plot styles, filters and exports the same way; the .gp that loads it sets the axes.
+# series.gp — shared engine of the storebench plots: draw the driver's series, write PNG/SVG.
+# gnuplot 5.4, run after the plot's own .gp in a private folder the driver made (storebench/
+# gnuplot.py); one engine so every plot styles and exports the same way.
 #
-# Set by scripts/plot before the plot's .gp runs (per series i = 1..n):
-#   file<i>              CSV of the series
-#   sel<i>(d)            row filter over column()/strcol() of that CSV (the dummy d is unused)
-#   xv<i>(d) yv<i>(d)    x and y of a row; yl<i>(d) yh<i>(d) the error-bar range
-#   t<i> c<i> d<i> p<i> w<i>   legend title, rgb colour, dash type, point type, line width
-#   st<i>                "points" for a marker series (optional; default linespoints)
-#   ncache, cx<i>, cl<i> vertical markers (cache sizes) at x = cx<i> labelled cl<i>
-#   ptitle, outbase, formats ("png svg"), errbars (0/1), keypos (optional "set key" placement)
-set datafile separator ","
-set datafile missing ""
-
-# Each series becomes the datablock $s<i>: x, y, y low, y high; sorted later by smooth unique.
-do for [i=1:n] {
-	eval sprintf('set table $s%d separator comma', i)
-	eval sprintf('plot file%d using (xv%d(0)):(yv%d(0)):(yl%d(0)):(yh%d(0)) with table if (sel%d(0))', i, i, i, i, i, i)
-	unset table
-}
+# The data is series.tsv in that folder: block i-1 (index) holds series i as x, y, y low, y high.
+# Set by the driver with -e (labels as single-quoted literals, never spliced into commands):
+#   n                      series count; per series i: t<i> title, c<i> rgb colour, d<i> dash type,
+#                          p<i> point type, w<i> line width, st<i> "points" or "linespoints"
+#   ncache, cx<i>, cl<i>   cache sizes: x = cx<i> labelled cl<i> on the top axis, a dotted line down
+#   ptitle, formats ("png svg"), errbars (0/1), keycols (legend columns, below the plot)
+set datafile separator "\t"
 
 do for [i=1:ncache] {
 	x = value(sprintf('cx%d', i))
 	set arrow i from x, graph 0 to x, graph 1 nohead dashtype 3 linecolor rgb "#808080" linewidth 1
-	set label i value(sprintf('cl%d', i)) at x, graph 0.98 rotate by 90 right offset -0.8, 0 \
-		textcolor rgb "#606060" font ",9"
+	if (i == 1) { set x2tics (value(sprintf('cl%d', i)) x) } else { set x2tics add (value(sprintf('cl%d', i)) x) }
+}
+if (ncache > 0) {
+	# the cache labels sit above the frame on the top axis, so they never cover a curve
+	set x2tics nomirror textcolor rgb "#606060" font ",9" scale 0
+	set xtics nomirror
 }
 
 set title ptitle noenhanced
-if (!exists("keypos")) keypos = "outside right top vertical"
-eval "set key " . keypos . " noenhanced spacing 1.1 samplen 3"
+set key outside below center horizontal maxcols keycols Left reverse noenhanced spacing 1.1 samplen 3 width 1
 set grid xtics ytics linecolor rgb "#e0e0e0" dashtype 1
 set border 3
 set tics nomirror
 
-# One clause per series, naming its own variables; st<i> (optional) is the style, linespoints
-# unless the driver asks for points (the markers of points measured on a shared CPU).
+# One clause per series, naming its own variables; lines are sorted by x (smooth unique), marks
+# (st<i> "points", the points a quality flag marks) are drawn point by point, never averaged.
 cmd = ""
 do for [i=1:n] {
-	st = exists(sprintf("st%d", i)) ? value(sprintf("st%d", i)) : "linespoints"
-	# lines are sorted by x (smooth unique); marks are drawn point by point, never averaged
-	cmd = cmd . (i > 1 ? ", " : "") . sprintf('$s%d using 1:2 %s with %s linewidth w%d' . \
+	st = value(sprintf("st%d", i))
+	cmd = cmd . (i > 1 ? ", " : "") . sprintf("'series.tsv' index %d using 1:2 %s with %s linewidth w%d" . \
 		' linecolor rgb c%d dashtype d%d pointtype p%d pointsize %s title t%d', \
-		i, (st eq "points" ? "" : "smooth unique"), st, i, i, i, i, (st eq "points" ? "1.8" : "0.7"), i)
+		i - 1, (st eq "points" ? "" : "smooth unique"), st, i, i, i, i, (st eq "points" ? "1.8" : "0.9"), i)
 }
 # error bars first, so the lines and points of every series stay on top of them
 if (errbars) {
-	cmd = 'for [i=1:n] sprintf("$s%d", i) using 1:2:3:4 with yerrorbars' . \
+	cmd = "for [i=1:n] 'series.tsv' index (i - 1) using 1:2:3:4 with yerrorbars" . \
 		' linecolor rgb value(sprintf("c%d", i)) pointtype value(sprintf("p%d", i))' . \
 		' pointsize 0.7 notitle, ' . cmd
 }
@@ -59,7 +51,7 @@ do for [f=1:words(formats)] {
 	} else {
 		set terminal svg size 1280, 800 dynamic noenhanced font "sans,11" background rgb "white"
 	}
-	set output outbase . "." . fmt
+	set output "out." . fmt
 	eval cmd
 	unset output
 }

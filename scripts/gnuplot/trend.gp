@@ -1,9 +1,10 @@
 # trend.gp — run-history trend of chosen points for one machine id, one panel per point.
-# gnuplot 5.4 (pngcairo / svg); driven by scripts/trend, which writes the data and sets the variables.
+# gnuplot 5.4 (pngcairo / svg); driven by scripts/trend, which writes the data and sets the variables,
+# in a private folder: the data is series.tsv there, the plot goes to out.<fmt>.
 # Why: a nightly gate says "moved tonight"; the trend shows slow drifts no single comparison catches.
 #
-# Variables (gnuplot -e): datafile, out, fmt ("png" or "svg"), n (panels), runs (x count), machine,
-# array T[n] (panel titles).  datafile holds one block per panel (separated by two blank lines):
+# Variables (gnuplot -e): fmt ("png" or "svg"), n (panels), runs (x count), machine,
+# array T[n] (panel titles).  series.tsv holds one block per panel (separated by two blank lines):
 #   x  gbps_median  gbps_min  gbps_max  run-label  kernel
 # One x per run (the run's position in history), labelled "<date> #N" with its marks, so several runs
 # on one day stay apart.
@@ -13,7 +14,7 @@ if (fmt eq "svg") {
 } else {
 	set terminal pngcairo size 960, 300 * n font "Helvetica,11" background rgb "white"
 }
-set output out
+set output "out." . fmt
 set termoption noenhanced
 set datafile separator "\t"
 set multiplot layout n, 1 title sprintf("storebench nightly trend: %s", machine)
@@ -27,7 +28,7 @@ set xtics rotate by -30 nomirror
 unset key
 do for [i = 1:n] {
 	set title T[i]
-	plot datafile index (i - 1) using 1:2:3:4 with yerrorbars pt 7 ps 0.8 lc rgb "#1f77b4", \
+	plot 'series.tsv' index (i - 1) using 1:2:3:4 with yerrorbars pt 7 ps 0.8 lc rgb "#1f77b4", \
 	     '' index (i - 1) using 1:2:xtic(5) with lines lw 2 lc rgb "#1f77b4", \
 	     '' index (i - 1) using 1:4:6 with labels offset 0, 0.8 font ",9" tc rgb "#555555"
 }

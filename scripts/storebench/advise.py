@@ -16,13 +16,16 @@ from storebench import advise_glibc as ag
 from storebench import advise_measure as am
 from storebench import advise_report as ar
 from storebench import advise_verify as av
+from storebench import cli
+from storebench.rows import ival, num
+from storebench.units import fmt_bytes, parse_bytes
 
 PROG = "advise"
 # The sweep's rounds (storebench run --rounds, where the binary has it): every point once per
 # round in a shuffled order, so drift of a shared host widens spreads instead of faking a step.
 SWEEP_ROUNDS = 3
 sc = am.sc
-fb = sc.fmt_bytes
+fb = fmt_bytes
 
 DESCRIPTION = """\
 glibc memset thresholds for this machine, derived from measured crossovers and proven by
@@ -79,11 +82,11 @@ def _seconds(text):
 
 
 def _size(text):
-    return sc.parse_bytes(text)
+    return parse_bytes(text)
 
 
 def parser():
-    p = sc.ArgParser(prog=PROG, description=DESCRIPTION,
+    p = cli.ArgParser(prog=PROG, description=DESCRIPTION,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
 
     def typed(fn, name):
@@ -177,8 +180,8 @@ def levels(meta, threads):
     compactly (storebench's default placement), smallest first; unknown levels left out."""
     out = []
     for name, key in (("L1d", "l1d"), ("L2", "l2"), ("L3", "l3")):
-        size = sc.num(meta.get("cache_%s_bytes" % key))
-        shared = sc.num(meta.get("cache_%s_shared_cpus" % key)) or 1
+        size = num(meta.get("cache_%s_bytes" % key))
+        shared = num(meta.get("cache_%s_shared_cpus" % key)) or 1
         if size:
             out.append((name, int(size // max(1, min(threads, shared)))))
     return out
@@ -233,21 +236,21 @@ def main(argv=None):
         try:
             return check_only(args)
         except ag.GlibcError as e:
-            sc.fail(PROG, e)
+            cli.fail(PROG, e)
     t0 = time.time()
     try:
         exe = am.binary()
         meta = am.info(exe)
         start = ag.starting_point(args.loader)
     except (am.MeasureError, ag.GlibcError) as e:
-        sc.fail(PROG, e)
+        cli.fail(PROG, e)
     sweep = None
     if args.sweep:
         try:
             sweep = sc.load(args.sweep, required=("kernel", "call_bytes", "threads",
                                                   "gbps_median", "gbps_min", "gbps_max"))
         except sc.CsvError as e:
-            sc.fail(PROG, e)
+            cli.fail(PROG, e)
     utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     machine = meta.get("machine_id") or "unknown"
     # In a source tree results land in its results/ (as scripts/run does), installed in ./results.
@@ -256,7 +259,7 @@ def main(argv=None):
     try:
         os.makedirs(folder, exist_ok=False)
     except OSError as e:
-        sc.fail(PROG, "--out %s: cannot create the folder: %s" % (folder, e.strerror or e))
+        cli.fail(PROG, "--out %s: cannot create the folder: %s" % (folder, e.strerror or e))
     rep = Report()
     status = run(args, exe, meta, start, sweep, folder, rep, t0)
     return status
@@ -314,9 +317,9 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
         except (am.MeasureError, sc.CsvError) as e:
             rep("advise: sweep failed: %s" % e)
             return 1
-    counts = sorted({sc.ival(r, "threads") for r in sweep.rows if r["kernel"] in kernels.split(",")})
+    counts = sorted({ival(r, "threads") for r in sweep.rows if r["kernel"] in kernels.split(",")})
     if not counts:
-        sc.fail(PROG, "%s: no rows of %s" % (sweep.path, kernels))
+        cli.fail(PROG, "%s: no rows of %s" % (sweep.path, kernels))
     found, curves, nflag = {}, {}, {}
     for t in counts:
         curves[t] = {}

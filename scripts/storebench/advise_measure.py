@@ -14,6 +14,8 @@ import subprocess
 import sys
 
 from storebench import reader as sc
+from storebench.quality import quality_of
+from storebench.rows import ival, num
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(SCRIPTS)
@@ -128,7 +130,7 @@ def flagged(row):
         return "" if q == "ok" else q
     if row.get("verified", "ok") != "ok":
         return "unverified"
-    return "shared_cpu" if sc.shared(row) else ""
+    return "shared_cpu" if "shared_cpu" in quality_of(row) else ""
 
 
 def curves(run, kernel, threads, use_flagged=False):
@@ -136,11 +138,11 @@ def curves(run, kernel, threads, use_flagged=False):
     count, and the count of flagged sizes."""
     out, nflag = {}, 0
     for r in run.rows:
-        if r["kernel"] != kernel or sc.ival(r, "threads") != threads:
+        if r["kernel"] != kernel or ival(r, "threads") != threads:
             continue
-        med, lo, hi = (sc.num(r[c]) for c in ("gbps_median", "gbps_min", "gbps_max"))
+        med, lo, hi = (num(r[c]) for c in ("gbps_median", "gbps_min", "gbps_max"))
         bad = flagged(r) or (None in (med, lo, hi) and "empty")
         nflag += bool(bad)
-        out[sc.ival(r, "call_bytes")] = None if (bad and not use_flagged) or med is None \
+        out[ival(r, "call_bytes")] = None if (bad and not use_flagged) or med is None \
             else (med, lo, hi)
     return out, nflag

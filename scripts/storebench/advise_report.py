@@ -25,11 +25,12 @@ import shutil
 import subprocess
 
 from storebench import advise_measure as am
+from storebench.units import fmt_bytes
 
 GP = os.path.join(am.SCRIPTS, "gnuplot", "advise.gp")
 COLUMNS = ("size_class", "class_kind", "call_bytes", "threads", "setting", "tunables", "round",
            "order", "gbps")
-fb = am.sc.fmt_bytes
+fb = fmt_bytes
 
 
 def fmt_threshold(v):

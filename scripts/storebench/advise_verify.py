@@ -15,6 +15,8 @@ is a loss, and `noise` otherwise.
 import math
 
 from storebench import advise_measure as am
+from storebench.rows import ival, num
+from storebench.units import fmt_bytes, geomean
 
 
 def sizes_between(lo, hi, count):
@@ -40,17 +42,17 @@ def plan(changes, smallest, largest, levels=(), per_class=2, controls=2):
         cuts = [lo] + [b for _, b in levels if lo < b < hi] + [hi]
         for a, b in zip(cuts, cuts[1:]):
             level = next((n for n, size in levels if b <= size), "DRAM")
-            classes.append(("%s %s..%s (%s)" % (tag, am.sc.fmt_bytes(a), am.sc.fmt_bytes(b), level),
+            classes.append(("%s %s..%s (%s)" % (tag, fmt_bytes(a), fmt_bytes(b), level),
                             "changed", sizes_between(a, b, per_class), tag))
     lows = [lo for _, lo, _ in changes]
     highs = [min(hi, largest) for _, _, hi in changes]
     if lows and min(lows) / 4 >= smallest:
         lo = min(lows)
-        classes.append(("control below %s" % am.sc.fmt_bytes(lo), "control",
+        classes.append(("control below %s" % fmt_bytes(lo), "control",
                         sizes_between(lo / 2 ** (controls + 1), lo, controls), None))
     if highs and max(highs) * 4 <= largest:
         hi = max(highs)
-        classes.append(("control above %s" % am.sc.fmt_bytes(hi), "control",
+        classes.append(("control above %s" % fmt_bytes(hi), "control",
                         sizes_between(hi, hi * 2 ** (controls + 1), controls), None))
     return [c for c in classes if c[2]]
 
@@ -83,7 +85,7 @@ def run_rounds(exe, folder, classes, threads, advised, rounds, min_time, default
             run = am.run(exe, path, "memset", calls, str(threads), 1, min_time,
                          tunables=advised if which == "advised" else default, progress=progress)
             paths.append(path)
-            got[which] = {am.sc.ival(r, "call_bytes"): am.sc.num(r["gbps_median"])
+            got[which] = {ival(r, "call_bytes"): num(r["gbps_median"])
                           for r in run.rows if r["kernel"] == "memset"}
         got["paths"] = paths
         out.append(got)
@@ -115,7 +117,7 @@ def summarize(classes, measured):
         lo, hi = _span(per_round)
         verdict = "gain" if lo > 1 else "loss" if hi < 1 else "noise"
         table.append({"name": name, "kind": kind, "tag": tag, "sizes": sizes,
-                      "default": am.sc.geomean(d_all), "advised": am.sc.geomean(a_all),
+                      "default": geomean(d_all), "advised": geomean(a_all),
                       "gain": median(per_round) - 1, "low": lo - 1, "high": hi - 1,
                       "verdict": verdict, "rounds": len(per_round)})
     return table

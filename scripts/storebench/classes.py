@@ -1,0 +1,65 @@
+# storebench/classes.py — which cache level a point's working set lives in, per thread.
+# Python 3 standard library.  A thread owns a share of each cache level: the instance's size over
+# the threads of the point placed in it (rows carry l2_threads and l3_threads; the metadata the
+# sizes).  32 MiB per thread at 2 threads is DRAM on a 32 MiB L3 shared by both.  The binary uses
+# the same shares for its cache words, so class, plot mark and sweep agree.
+"""size_class(run, row) -> 'L1' | 'L2' | 'L3' | 'DRAM'; shares(run, row) -> per-thread bytes."""
+
+from storebench.rows import ival
+from storebench.units import fmt_bytes
+
+CLASSES = ("L1", "L2", "L3", "DRAM")
+
+
+def _threads_in(run, row, level):
+    """Threads of this row's point in one instance of the level.  Rows from before the l2_threads/
+    l3_threads columns: threads spread over the instances evenly (storebench's spread order)."""
+    col = ival(row, "%s_threads" % level)
+    if col is not None:
+        return col
+    threads = ival(row, "threads") or 1
+    inst = ival(run.meta, "cache_%s_instances" % level) or 1
+    per = ival(run.meta, "cache_%s_shared_cpus" % level)
+    n = -(-threads // inst)
+    return min(n, per) if per else n
+
+
+def share(run, rows, level):
+    """(bytes, n): one thread's share of cache level 'l1d', 'l2' or 'l3' at the rows' point, with
+    n the most threads of the rows in one instance; (None, 1) when the level is unknown or absent.
+    L1d goes with L2 when both are per core (the same CPUs share them); otherwise, with no column
+    saying how threads sit in L1d instances, a thread owns a whole L1d."""
+    size = run.cache_bytes(level)
+    if not size:
+        return None, 1
+    if level == "l1d":
+        same = run.meta.get("cache_l1d_shared_cpus") == run.meta.get("cache_l2_shared_cpus")
+        n = max(_threads_in(run, r, "l2") for r in rows) if same else 1
+    else:
+        n = max(_threads_in(run, r, level) for r in rows)
+    return (size // n, n) if n else (None, 1)  # l3_threads 0: the machine has no L3
+
+
+def shares(run, row):
+    """(L1d, L2, L3) bytes one thread of the row's point owns; None for an unknown or absent level."""
+    return tuple(share(run, [row], level)[0] for level in ("l1d", "l2", "l3"))
+
+
+def size_class(run, row):
+    """'L1', 'L2', 'L3' or 'DRAM' for the row's working set against its per-thread shares; a level
+    of unknown size is skipped."""
+    ws = ival(row, "ws_bytes")
+    for name, share in zip(CLASSES, shares(run, row)):
+        if share and ws <= share:
+            return name
+    return "DRAM"
+
+
+def rule(run):
+    """One sentence on how classes were drawn, for the notes under a table."""
+    sizes = ["%s %s" % (n, fmt_bytes(b)) for n, b in
+             (("L1d", run.cache_bytes("l1d")), ("L2", run.cache_bytes("l2")),
+              ("L3", run.cache_bytes("l3"))) if b]
+    return ("Classes by working set per thread against each thread's share of a cache level "
+            "(instance size / threads of the point in it; instances: %s): L1, L2, L3 when the "
+            "working set fits that share, DRAM above." % (", ".join(sizes) or "sizes unknown"))

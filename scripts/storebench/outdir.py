@@ -1,0 +1,63 @@
+# storebench/outdir.py — the output folder of a plot: fresh, or one this command filled before.
+# Python 3 standard library.  A plot folder is never shared: files of an earlier CSV would sit
+# beside the new ones as if they belonged to them, and a user's own files must never be replaced.
+"""claim(folder, sources) before writing; commit(...) moves the new files in and drops stale ones."""
+
+import os
+
+MANIFEST = ".storebench-plots"  # lists the CSVs a folder's plots are of, and the files written
+STAGE_PREFIX = ".plot-"          # staging folders inside the output folder (same file system)
+
+
+class OutdirError(Exception):
+    """The folder cannot be used; str(e) is one line."""
+
+
+def _read(folder):
+    try:
+        with open(os.path.join(folder, MANIFEST)) as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return None
+    sources = [l[4:] for l in lines if l.startswith("csv ")]
+    files = [l[5:] for l in lines if l.startswith("file ")]
+    return sources, files
+
+
+def claim(folder, sources):
+    """Create folder, or accept it when empty or when its manifest says this command wrote all of
+    it from the same CSVs (sources: absolute paths).  Returns the files written then."""
+    if not os.path.isdir(folder):
+        try:
+            os.makedirs(folder)
+        except OSError as e:
+            raise OutdirError("%s: cannot create the output folder: %s" % (folder, e.strerror or e))
+        return []
+    entries = [e for e in os.listdir(folder) if not e.startswith(STAGE_PREFIX) and e != MANIFEST]
+    if not entries:
+        return []
+    manifest = _read(folder)
+    if manifest is None or manifest[0] != sources:
+        raise OutdirError("%s: holds files this command did not write for %s; give -o a new or "
+                          "empty folder" % (folder, ", ".join(os.path.basename(s) for s in sources)))
+    foreign = sorted(set(entries) - set(manifest[1]))
+    if foreign:
+        raise OutdirError("%s: holds %s, which this command did not write; give -o a new or empty "
+                          "folder" % (folder, foreign[0]))
+    return manifest[1]
+
+
+def commit(folder, stage, written, earlier, sources):
+    """Move the staged files in, remove the earlier plots of these CSVs not drawn again, and
+    write the manifest (by rename, so it is whole or absent)."""
+    for f in written:
+        os.replace(os.path.join(stage, f), os.path.join(folder, f))
+    for f in set(earlier) - set(written):
+        try:
+            os.unlink(os.path.join(folder, f))
+        except FileNotFoundError:
+            pass
+    part = os.path.join(stage, MANIFEST)
+    with open(part, "w") as fh:
+        fh.write("".join("csv %s\n" % s for s in sources) + "".join("file %s\n" % f for f in written))
+    os.replace(part, os.path.join(folder, MANIFEST))
