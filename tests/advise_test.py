@@ -121,7 +121,7 @@ def test_verify():
             check(run.meta.get("glibc_tunables", "") == want,
                   "%s ran with GLIBC_TUNABLES=%r (metadata %r)" % (f, want,
                                                                    run.meta.get("glibc_tunables")))
-            check(sorted(am.sc.ival(r, "call_bytes") for r in run.rows) == [512, 4096, 16384]
+            check(sorted(am.ival(r, "call_bytes") for r in run.rows) == [512, 4096, 16384]
                   and all(r["verified"] == "ok" and r["kernel"] == "memset" for r in run.rows),
                   "%s: memset verified at every size" % f)
         table = av.summarize(classes, measured)

@@ -160,7 +160,7 @@ def header(run, label=None):
         cpu += ", %s CPUs" % run.meta["online_cpus"]
     if run.meta.get("hypervisor") == "yes":
         cpu += " (VM guest)"
-    return cpu + (", %s" % run.date() if run.date() else "")
+    return cpu + (", %s" % run.date() if run.date() and run.date() not in cpu else "")
 
 
 def kernel_info(rows):

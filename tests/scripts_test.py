@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+# scripts_test.py — the scripts package and the commands on it, against real storebench output.
+# Python 3 standard library + gnuplot; CSVs come from tiny real runs or the committed real fixture
+# (a copy changed the way a real machine would write it: empty tick fields, one odd byte).
+# Each part is one defect class of issues 9 and 11; every assertion can fail.
+"""usage: scripts_test.py SRCDIR STOREBENCH PART
+
+PART  run       scripts/run plots the CSV the binary reports: two runs in one second each get
+                their own; a relative --csv is relative to the caller's folder (issue 9.10)
+      odd       a quoted field with a comma (--placement cpus:0,1) and empty tick columns:
+                plot and table work, and every section skipped says so (9.11)
+      encoding  a non-UTF-8 byte in the metadata reads as U+FFFD; in a data row it is one line
+                naming the line, exit 2 (9.20)
+      escape    a machine folder and labels with " \\ ' and a gnuplot command in them: trend,
+                plot and compare-cpus draw them as text and run nothing (9.22)
+      outdir    one fresh folder per CSV: another CSV's folder or a user's file is refused, the
+                same CSV's earlier plots are replaced and stale ones removed (9.23)
+      shapes    no one-point bandwidth plot; per-kind legends below the plot (9 Plots)
+      classes   size classes by per-thread share, quality marks from the quality column, the
+                settings block of compare-cpus, argparse in trend and compare-cpus (11.8, 11.9)
+Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
+
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SRC, STOREBENCH, PART = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+SCRIPTS = os.path.join(SRC, "scripts")
+FIXTURE = os.path.join(SRC, "tests", "fixtures", "zen5-2cpu-sweep.csv")
+TINY = ["--kernels", "memset,sse2_nt_u4", "--threads", "1", "--repetitions", "1",
+        "--min-time", "0.001"]
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+    return cond
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def tool(name, *args, **kw):
+    return run([os.path.join(SCRIPTS, name)] + list(args), **kw)
+
+
+def measure(csv, *args):
+    r = run([STOREBENCH, "run"] + TINY + list(args) + ["--csv", csv])
+    if r.returncode != 0:
+        sys.exit("FAIL: storebench run %s: exit %d: %s" % (" ".join(args), r.returncode,
+                                                           r.stderr.strip().splitlines()[-1:]))
+    return csv
+
+
+def one_line_exit2(r, word, what):
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and word in lines[0] and not r.stdout,
+          "%s: want exit 2 and one stderr line naming %r, got exit %d, stderr %r" % (
+              what, word, r.returncode, r.stderr[-300:]))
+
+
+def edit_csv(src, dst, row_fn=None, meta_extra=b""):
+    """Copy a real CSV, changing data rows through row_fn(dict) -> dict (a new key becomes a new
+    column) and appending a metadata line."""
+    with open(src, "rb") as f:
+        lines = f.read().split(b"\n")
+    head = next(i for i, l in enumerate(lines) if not l.startswith(b"#"))
+    cols = lines[head].decode().split(",")
+    rows = [dict(zip(cols, next(csv.reader([l.decode()])))) for l in lines[head + 1:] if l]
+    rows = [row_fn(r) if row_fn else r for r in rows]
+    cols += [c for c in rows[0] if c not in cols]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([cols] + [[r[c] for c in cols] for r in rows])
+    with open(dst, "wb") as f:
+        f.write(b"\n".join(lines[:head] + ([meta_extra] if meta_extra else [])) + b"\n" +
+                buf.getvalue().encode())
+    return dst
+
+
+# ---- parts ---------------------------------------------------------------------------------
+
+def part_run(tmp):
+    # Installed layout (scripts/ without a source tree around it): results under the caller's
+    # ./results, so two runs started together share one results/<machine>/ folder.
+    inst = os.path.join(tmp, "inst")
+    shutil.copytree(SCRIPTS, os.path.join(inst, "scripts"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    cwd = os.path.join(tmp, "caller")
+    os.makedirs(cwd)
+    env = dict(os.environ, STOREBENCH_BIN=STOREBENCH)
+    cmd = [os.path.join(inst, "scripts", "run"), "--call", "4KiB"] + TINY
+    for attempt in range(3):
+        procs = [subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        outs = [p.communicate() + (p.returncode,) for p in procs]
+        written = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(cwd, "results"))
+                         for f in fs if f.endswith(".csv"))
+        names = {os.path.basename(w) for w in written}
+        if any(n.endswith("-2.csv") for n in names):
+            break  # both started in one second: the case that went wrong
+        shutil.rmtree(os.path.join(cwd, "results"))
+    else:
+        print("note: the two runs never started within one second; checked them apart")
+    reported = []
+    for out, err, rc in outs:
+        check(rc == 0, "scripts/run exit %d: %s" % (rc, err[-300:]))
+        csv = [l[5:] for l in out.splitlines() if l.startswith("CSV: ")]
+        said = [l for l in err.splitlines() if " points in " in l or l.startswith("storebench: csv ")]
+        check(len(csv) == 1 and said and os.path.basename(csv[0]) in said[-1],
+              "scripts/run reported %s, storebench said %s" % (csv, said))
+        reported += csv
+    check(len(set(reported)) == 2, "two runs reported the same CSV: %s" % reported)
+    # source-tree layout with a given binary: a relative --csv is the caller's, not the tree's
+    r = run([os.path.join(SCRIPTS, "run"), "--call", "4KiB", "--csv", "rel.csv"] + TINY,
+            cwd=cwd, env=env)
+    check(r.returncode == 0 and os.path.isfile(os.path.join(cwd, "rel.csv")),
+          "relative --csv: exit %d, want %s: %s" % (r.returncode, os.path.join(cwd, "rel.csv"),
+                                                   r.stderr[-300:]))
+    check(not os.path.exists(os.path.join(SRC, "rel.csv")), "relative --csv landed in the source tree")
+    if os.path.exists(os.path.join(SRC, "rel.csv")):
+        os.unlink(os.path.join(SRC, "rel.csv"))
+    check(os.path.isdir(os.path.join(cwd, "rel-plots")), "scripts/run drew no plots of rel.csv")
+
+
+def part_odd(tmp):
+    real = measure(os.path.join(tmp, "real.csv"), "--call", "4KiB,64KiB", "--ws", "call,hot,cold",
+                   "--threads", "2", "--placement", "cpus:0,1")
+    with open(real) as f:
+        check('"cpus:0,1"' in f.read(), "the run did not write the quoted placement field")
+    notsc = edit_csv(real, os.path.join(tmp, "notsc.csv"),
+                     lambda r: dict(r, ticks_per_call_median="", ticks_per_line_median=""))
+    for path in (real, notsc):
+        r = tool("plot", "-o", os.path.join(tmp, os.path.basename(path) + "-plots"), path)
+        check(r.returncode == 0 and not r.stderr and ".png" in r.stdout,
+              "plot %s: exit %d, stderr %r" % (os.path.basename(path), r.returncode, r.stderr[-300:]))
+        r = tool("table", path)
+        check(r.returncode == 0 and not r.stderr, "table %s: exit %d %r" % (path, r.returncode,
+                                                                           r.stderr[-300:]))
+        for section in ("dpdk", "checksum", "winners"):
+            drawn = {"dpdk": "TSC ticks per call", "checksum": "in cache and in memory",
+                     "winners": "Best store strategy"}[section]
+            check(drawn in r.stdout or "%s: skipped" % section in r.stdout or
+                  "%s (" % section in r.stdout,
+                  "table %s: section %s neither drawn nor noted" % (os.path.basename(path), section))
+    r = tool("table", notsc)
+    check("dpdk: skipped, the tick columns are empty" in r.stdout, "no note for the empty ticks")
+    r = tool("plot", "-o", os.path.join(tmp, "notsc-2"), "--only", "ticks", notsc)
+    check("ticks: skipped, the tick columns are empty" in r.stdout, "plot: no note for empty ticks")
+
+
+def part_encoding(tmp):
+    meta = edit_csv(FIXTURE, os.path.join(tmp, "meta.csv"),
+                    meta_extra=b"# note=storebench run --csv lat\xe9.csv")
+    r = tool("table", meta)
+    check(r.returncode == 0 and not r.stderr, "table with a Latin-1 byte in the metadata: exit %d %r"
+          % (r.returncode, r.stderr))
+    r = tool("plot", "-o", os.path.join(tmp, "meta-plots"), "--only", "bandwidth", meta)
+    check(r.returncode == 0, "plot with a Latin-1 byte in the metadata: %r" % r.stderr)
+    with open(FIXTURE, "rb") as f:
+        data = f.read()
+    bad = os.path.join(tmp, "data.csv")
+    with open(bad, "wb") as f:
+        f.write(data.replace(b"\nmemset,libc,", b"\nmem\xe9set,libc,", 1))
+    for name in ("table", "plot"):
+        one_line_exit2(tool(name, bad), "not UTF-8", "%s with a Latin-1 byte in a data row" % name)
+
+
+EVIL = 'm"a\\b\'c"; system("touch PWNED"); print "'
+
+
+def part_escape(tmp):
+    if shutil.which("gnuplot") is None:
+        return 77
+    machine = os.path.join(tmp, EVIL)
+    for day in ("2026-11-29", "2026-11-30"):
+        os.makedirs(os.path.join(machine, day))
+        shutil.copy(FIXTURE, os.path.join(machine, day, "nightly.csv"))
+        with open(os.path.join(machine, day, "gate.json"), "w") as f:
+            f.write("{}\n")
+    r = tool("trend", "--point", "t@l1", machine, cwd=tmp)
+    check(r.returncode == 0 and os.path.getsize(os.path.join(machine, "trend.png")) > 5000,
+          "trend in a folder named %r: exit %d %r" % (EVIL, r.returncode, r.stderr[-300:]))
+    # a CSV whose path and CPU name carry the same text, plotted alone and overlaid
+    folder = os.path.join(tmp, "csv " + EVIL)
+    os.makedirs(folder)
+    csv = edit_csv(FIXTURE, os.path.join(folder, "x.csv"),
+                   meta_extra=("# cpu_codename=" + EVIL).encode())
+    r = tool("plot", "--only", "bandwidth", "--format", "svg", csv, cwd=tmp)
+    check(r.returncode == 0, "plot of a CSV under %r: exit %d %r" % (EVIL, r.returncode, r.stderr))
+    svgs = [l for l in r.stdout.splitlines() if l.endswith(".svg")]
+    if check(svgs, "plot wrote no SVG"):
+        with open(svgs[0]) as f:
+            check('touch PWNED' in f.read(), "the CPU name did not reach the title as text")
+    r = tool("compare-cpus", "-o", os.path.join(tmp, "cmp"), "--label", EVIL, "--label", "plain",
+             csv, FIXTURE, cwd=tmp)
+    check(r.returncode == 0, "compare-cpus with a label %r: exit %d %r" % (EVIL, r.returncode,
+                                                                          r.stderr[-300:]))
+    pwned = [os.path.join(dp, f) for dp, _, fs in os.walk(tmp) for f in fs if f == "PWNED"]
+    check(not pwned and not os.path.exists(os.path.join(SCRIPTS, "PWNED")),
+          "gnuplot ran a command from a label: %s" % pwned)
+
+
+def part_outdir(tmp):
+    a = shutil.copy(FIXTURE, os.path.join(tmp, "a.csv"))
+    b = shutil.copy(FIXTURE, os.path.join(tmp, "b.csv"))
+    plot = ("--only", "bandwidth", "--format", "svg")
+    r = tool("plot", *plot, a)
+    check(r.returncode == 0, "plot a.csv: %r" % r.stderr)
+    folder = os.path.join(tmp, "a-plots")
+    first = sorted(os.listdir(folder))
+    r = tool("plot", *plot, "-o", folder, b)
+    one_line_exit2(r, "did not write", "plot b.csv into a.csv's folder")
+    check(sorted(os.listdir(folder)) == first, "a refused plot changed the folder")
+    # a.csv again, with fewer plots: the earlier ones are replaced, the ones not drawn removed
+    r = tool("plot", "--only", "bandwidth", "--format", "svg", "--kernels", "memset,avx2_*", a)
+    check(r.returncode == 0, "plot a.csv again: %r" % r.stderr)
+    again = sorted(os.listdir(folder))
+    check(set(again) < set(first), "stale plots of the earlier run stayed: %s vs %s" % (again, first))
+    with open(os.path.join(folder, "mine.txt"), "w") as f:
+        f.write("a user's file\n")
+    one_line_exit2(tool("plot", *plot, a), "mine.txt", "plot into a folder holding a user's file")
+    check(os.path.isfile(os.path.join(folder, "mine.txt")), "the user's file was touched")
+
+
+def part_shapes(tmp):
+    one = measure(os.path.join(tmp, "one.csv"), "--call", "64KiB")
+    r = tool("plot", "-o", os.path.join(tmp, "one-plots"), one)
+    check(r.returncode == 0, "plot of a one-size run: %r" % r.stderr)
+    check(not any("bandwidth-" in l for l in r.stdout.splitlines()),
+          "a one-point bandwidth plot was drawn: %s" % r.stdout)
+    check("one working set" in r.stdout, "no note saying why the bandwidth plot is skipped")
+    r = tool("plot", "-o", os.path.join(tmp, "fix"), "--only", "bandwidth", "--format", "svg", FIXTURE)
+    svg = os.path.join(tmp, "fix", "bandwidth-t1-rw100-mis0-t.svg")
+    check(os.path.isfile(svg), "no per-kind plot %s" % svg)
+    if os.path.isfile(svg):
+        # gnuplot's SVG places each text in <g transform="translate(x,y)"><text>...; the legend
+        # entry must sit lower on the page than the x axis label (below the plot, not beside it)
+        with open(svg) as f:
+            placed = re.findall(r'translate\(([\d.]+),([\d.]+)\)[^>]*>\s*<text>([^<]*)</text>', f.read())
+        key = [float(y) for _, y, t in placed if t == "avx2_t_u4"]
+        xlabel = [float(y) for _, y, t in placed if t.startswith("working set per thread")]
+        check(key and xlabel and min(key) > max(xlabel),
+              "the legend is not below the plot (legend y %s, x label y %s)" % (key, xlabel))
+
+
+def part_classes(tmp):
+    sys.path.insert(0, SCRIPTS)
+    from storebench import classes, quality, reader
+    run_ = reader.load(FIXTURE)
+    row = dict(run_.rows[0], ws_bytes=str(32 << 20), threads="2", l2_threads="1", l3_threads="2")
+    check(classes.size_class(run_, row) == "DRAM", "32 MiB per thread, 2 threads in a 32 MiB L3: "
+          "want DRAM, got %s" % classes.size_class(run_, row))
+    check(classes.size_class(run_, dict(row, ws_bytes=str(16 << 20))) == "L3", "16 MiB: want L3")
+    check(classes.size_class(run_, dict(row, threads="1", l3_threads="1")) == "L3",
+          "32 MiB at 1 thread: want L3")
+    old = {k: v for k, v in row.items() if not k.endswith("_threads")}
+    check(classes.size_class(run_, old) == "DRAM", "a CSV without the share columns: 2 threads "
+          "spread over one L3 instance share it")
+    check(quality.quality_of({"quality": "ok", "cpu_share_min": "0.1"}) == (),
+          "the quality column decides over cpu_share_min")
+    check(quality.quality_of({"quality": "cv;drift"}) == ("cv", "drift"), "reasons not split")
+    check(quality.quality_of({"cpu_share_min": "0.5"}) == ("shared_cpu",), "old rule lost")
+    # the table marks what the quality column flags, and names the reason
+    flagged = edit_csv(FIXTURE, os.path.join(tmp, "q.csv"), lambda r: dict(
+        r, quality="cv" if (r["kernel"], r["call_bytes"], r["ws_mode"], r["threads"]) ==
+        ("memset", "262144", "call", "1") else "ok"))
+    r = tool("table", "--section", "checksum", flagged)
+    starred = [l for l in r.stdout.splitlines() if "*" in l and not l.startswith("*")]
+    check(len(starred) == 1 and starred[0].startswith("memset"), "want one starred memset row: %s"
+          % starred)
+    check("cv (" in r.stdout, "the note does not name the cv reason")
+    # compare-cpus: the settings that differ, the quality mark, argparse errors
+    other = edit_csv(FIXTURE, os.path.join(tmp, "fill.csv"), meta_extra=b"# fill_byte=0")
+    r = tool("compare-cpus", "--format", "text", flagged, other)
+    check(r.returncode == 0 and "fill_byte" in r.stdout.split("## Best")[0],
+          "compare-cpus: no settings block naming fill_byte: %r" % r.stdout[:600])
+    check("*" in r.stdout and "quality check" in r.stdout, "compare-cpus: no quality mark")
+    for name in ("trend", "compare-cpus"):
+        one_line_exit2(tool(name, "--no-such-option", FIXTURE), "--no-such-option",
+                       "%s --no-such-option" % name)
+        r = tool(name, "--help")
+        check(r.returncode == 0 and "usage:" in r.stdout, "%s --help" % name)
+
+
+def main():
+    parts = {"run": part_run, "odd": part_odd, "encoding": part_encoding, "escape": part_escape,
+             "outdir": part_outdir, "shapes": part_shapes, "classes": part_classes}
+    if PART not in parts:
+        sys.exit(__doc__)
+    if shutil.which("gnuplot") is None and PART != "classes":
+        print("SKIP: gnuplot not installed")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="sb-scripts-")
+    try:
+        rc = parts[PART](tmp)
+        if rc:
+            return rc
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in FAILS:
+        print("FAIL: " + f)
+    if not FAILS:
+        print("ok: %s" % PART)
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
