@@ -121,7 +121,9 @@ def installed(prefix, work):
     sub = os.path.join(work, "run")
     os.mkdir(sub)
     r = run("storebench-run", *TINY, cwd=sub)
-    check(r.returncode == 0 and re.search(r"^CSV: results/", r.stdout, re.M),
+    # the path storebench reports (absolute since it prints `storebench: csv <path>`)
+    check(r.returncode == 0 and re.search(r"^CSV: (%s/)?results/" % re.escape(os.path.realpath(sub)),
+                                          r.stdout, re.M),
           f"storebench-run: exit {r.returncode} {r.stdout[-500:]} {r.stderr[-1000:]}")
 
     # The scripts find the installed binary through their wrapper even when bin/ is not on PATH.
