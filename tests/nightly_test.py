@@ -192,6 +192,16 @@ def shape(tmp):
     """Every point of every shape well inside its regime, by storebench's own dry-run plan."""
     here = budget.shape(STOREBENCH, 120, [], ())
     check(here.points > 0, "a 2-minute budget has a shape here")
+    # a night moved to another tier by the budget still compares with its baseline: the tiers
+    # share points, and only a sweep of the caller's must match exactly
+    big = budget.shape(STOREBENCH, 3600, [], ())
+    check(big.name != here.name, f"1 h and 2 min budgets pick different tiers ({big.name})")
+    check(runs.differences({}, big.args, {}, here.args, tiers=True) == [] and
+          runs.differences({}, big.args, {}, here.args)[0][0] == "shape",
+          "another tier is no shape mismatch; another sweep is")
+    common = ({n for n, *_ in budget.plan(STOREBENCH, big.args)} &
+              {n for n, *_ in budget.plan(STOREBENCH, here.args)})
+    check(len(common) >= 1, f"the tiers share points ({len(common)})")
     fixtures = os.path.join(ROOT, "tests", "fixtures", "machines", "topology")
     machines = [[]] + [["--topology", os.path.join(fixtures, f)] for f in
                        ("spr-2s-xeon-max-9460.xml", "synthetic-turin-2s-nps4.xml")]

@@ -132,6 +132,9 @@ def _per_kind(kernels):
     return [k["name"] for k in kernels if k["name"] in pick]
 
 
+# The shapes the gate chooses, largest first.  Any two share points (minimal's are in every
+# other), so a night on another tier than its baseline's still compares.
+TIERS = ("wide", "regimes", "per-kind", "classes", "minimal")
 # Sizes of each regime, as cache words (a thread's share at each point's thread count).
 WIDE = ("L1d/8", "L1d/4", "L1d/2", "L2/8", "L2/4", "L2/2", "L3/8", "L3/4", "L3/2", "DRAM")
 CLASSES = ("L1d/2", "L2/2", "L3/2", "DRAM")

@@ -151,8 +151,15 @@ def find_baseline(machine_dir):
     return None, skipped
 
 
-def shape_of(args):
-    """The sweep a list of `storebench run` arguments measures, as 'option value' strings."""
+# What a gate tier (scripts/storebench/nightly/budget.py) chooses itself.  Any two tiers share
+# points, so two nights on different tiers still compare: the tier follows the budget and the
+# machine's speed, and a change of tier must not stop the gate.
+TIER_OPTIONS = {"--kernels", "--call", "--threads", "--benchmark_filter"}
+
+
+def shape_of(args, tier=False):
+    """The sweep a list of `storebench run` arguments measures, as 'option value' strings; with
+    tier, less the options a gate tier chooses."""
     out, i = {}, 0
     while i < len(args):
         a = args[i]
@@ -160,7 +167,7 @@ def shape_of(args):
             key, eq, val = a.partition("=")
             if not eq and i + 1 < len(args) and not args[i + 1].startswith("--"):
                 val, i = args[i + 1], i + 1
-            if key not in NOT_SHAPE:
+            if key not in NOT_SHAPE and not (tier and key in TIER_OPTIONS):
                 out[key] = val
         i += 1
     return " ".join(f"{k} {v}".strip() for k, v in sorted(out.items()))
@@ -179,11 +186,12 @@ def baseline_args(json_path, meta):
     return words[words.index("run") + 1:] if "run" in words else words[1:]
 
 
-def differences(base_meta, base_args, now_meta, now_args):
-    """[(key, baseline value, tonight's value)] for every fact and the shape that differ."""
+def differences(base_meta, base_args, now_meta, now_args, tiers=False):
+    """[(key, baseline value, tonight's value)] for every fact and the shape that differ; tiers:
+    both nights ran one of the gate's own tiers (not a sweep given after --)."""
     diff = [(k, base_meta.get(k, "?"), now_meta.get(k, "?")) for k in FACT_KEYS
             if base_meta.get(k, "?") != now_meta.get(k, "?")]
-    base_shape, now_shape = shape_of(base_args), shape_of(now_args)
+    base_shape, now_shape = shape_of(base_args, tiers), shape_of(now_args, tiers)
     if base_shape != now_shape:
         diff.append(("shape", base_shape, now_shape))
     return diff
