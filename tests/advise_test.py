@@ -190,6 +190,31 @@ def test_tunables():
                   "advise.csv carries provenance")
 
 
+    # --verify with a real tunable and an unknown one: the unknown one is noted and never pasted,
+    # the real one is measured in interleaved child runs and its rows land in advise.csv.
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([ADVISE, "--verify", "%s=4096:glibc.cpu.no_such=1" % ag.REP_STOSB,
+                              "--rounds", "2", "--min-time", "0.001", "--no-plot",
+                              "--out", os.path.join(tmp, "v")], capture_output=True, text=True,
+                             timeout=300)
+        check(out.returncode == 0, "--verify exits 0 (%d: %s)" % (out.returncode, out.stderr[-300:]))
+        check("note: glibc.cpu.no_such: unknown to this glibc" in out.stdout,
+              "--verify notes the unknown tunable")
+        paste = out.stdout.split("paste:")[-1]
+        check("no_such" not in paste, "the unknown tunable is never in the lines to paste")
+        path = os.path.join(tmp, "v", "advise.csv")
+        run = am.sc.load(path) if os.path.isfile(path) else None
+        check(run is not None, "--verify writes advise.csv")
+        if run:
+            settings = {(r["setting"], r["tunables"]) for r in run.rows}
+            check(("advised", "%s=4096" % ag.REP_STOSB) in settings and
+                  any(s == "default" for s, _ in settings), "advise.csv: both settings (%s)" % settings)
+            check({r["class_kind"] for r in run.rows} == {"changed", "control"},
+                  "advise.csv: changed and control classes")
+            check(run.meta.get("advise_sweep_csv") == "none (--verify)" and "cpu_codename" in run.meta,
+                  "advise.csv carries provenance")
+
+
 def test_usage():
     with tempfile.TemporaryDirectory() as tmp:
         out_dir = os.path.join(tmp, "o")

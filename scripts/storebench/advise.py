@@ -42,6 +42,7 @@ re-measuring libc memset under them.
 4. Proof: libc memset in child processes under the default and the advised GLIBC_TUNABLES,
    interleaved over --rounds, in every changed size region and controls outside; a tunable
    whose gain is within noise is withdrawn.
+   --verify TUNABLES proves a string of your own the same way, without the sweep.
 5. Files under results/<machine>/<UTC time>-advise/: the storebench CSV/JSON of every child,
    advise.csv (verification rows with provenance), advise.txt (this report), advise.png/.svg.
 
@@ -121,6 +122,10 @@ def parser():
     p.add_argument("--use-flagged", action="store_true",
                    help="let points flagged by the quality column (shared CPU, ...) decide "
                         "crossovers too (default: such a size counts as a tie)")
+    p.add_argument("--verify", metavar="TUNABLES",
+                   help="skip the sweep: verify this GLIBC_TUNABLES string against the default "
+                        "the same way (its memset thresholds' regions plus controls, up to 8 x "
+                        "the LLC share)")
     p.add_argument("--check", metavar="TUNABLES",
                    help="only check a GLIBC_TUNABLES string against this glibc and print a "
                         "note per tunable it would not apply (exit 1 when any)")
@@ -251,6 +256,9 @@ def main(argv=None):
                                                   "gbps_median", "gbps_min", "gbps_max"))
         except sc.CsvError as e:
             cli.fail(PROG, e)
+        if not any(r["kernel"] == am.REP for r in sweep.rows):
+            cli.fail(PROG, "--sweep %s: no %s rows (a sweep of the path kernels is needed)" % (
+                args.sweep, am.REP))
     utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     machine = meta.get("machine_id") or "unknown"
     # In a source tree results land in its results/ (as scripts/run does), installed in ./results.
@@ -304,6 +312,14 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     rep("")
 
     kernels = "%s,%s,%s" % (t_kern, am.REP, nt_kern)
+    if args.verify is not None:
+        want = ncpu if args.for_threads == "all" else 1
+        lv = levels(meta, want)
+        smallest, largest = args.min_size, 8 * lv[-1][1] if lv else 1 << 28
+        env_pairs, proposed, decisions = from_string(args.verify, start, largest, rep)
+        return verify_and_report(args, exe, meta, start, None, folder, rep, t0, ncpu, kernels,
+                                 want, smallest, largest, env_pairs, proposed, [], decisions,
+                                 [], {})
     threads = "1,all" if ncpu > 1 else "1"
     if sweep is None:
         opts = am.run_options(exe)
@@ -319,7 +335,8 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
             return 1
     counts = sorted({ival(r, "threads") for r in sweep.rows if r["kernel"] in kernels.split(",")})
     if not counts:
-        cli.fail(PROG, "%s: no rows of %s" % (sweep.path, kernels))
+        rep("advise: %s has no rows of %s" % (sweep.path, kernels))
+        return 1
     found, curves, nflag = {}, {}, {}
     for t in counts:
         curves[t] = {}
@@ -385,9 +402,40 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
             rep(line + " [glibc 2.40+ only]")
             later.append((name, new))
     rep("")
-
+    # The environment's other tunables ride along; ones this glibc does not know were noted
+    # above and are left out of every string advise prints.
     env_pairs = [(n, v) for n, v in ag.parse_tunables(start["env"] or "")
-                 if n not in {p[0] for p in proposed}]
+                 if n not in {p[0] for p in proposed} and n in start["defaults"]]
+    return verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kernels, want,
+                             smallest, largest, env_pairs, proposed, later, decisions, counts,
+                             found)
+
+
+def from_string(text, start, largest, rep):
+    """--verify: (other pairs, [(name, current, new, region)], decisions) from a GLIBC_TUNABLES
+    string; memset thresholds this glibc knows get a region, the rest ride along as given."""
+    rep("verifying GLIBC_TUNABLES=%s (no sweep)" % text)
+    for n in ag.check_tunables(start["loader"], text, start["defaults"]):
+        rep("  note: %s" % n)
+    pairs, proposed, decisions = [], [], []
+    for name, value in ag.parse_tunables(text):
+        cur, new = _value(start, name), ag.to_int(value)
+        if name in ag.MEMSET_TUNABLES and name in start["defaults"] and cur is not None \
+                and new is not None and new != cur:
+            region = (min(cur, new), min(max(cur, new), largest))
+            proposed.append((name, cur, new, region))
+            decisions.append((name, cur, new, "given", region))
+        elif name in start["defaults"]:
+            pairs.append((name, value))
+    if not proposed:
+        rep("  note: no memset threshold of this glibc changes: nothing to verify")
+    rep("")
+    return pairs, proposed, decisions
+
+
+def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kernels, want,
+                      smallest, largest, env_pairs, proposed, later, decisions, counts, found):
+    var = start["variant"]
     default_str = start["env"]
     confirmed, table, measured = [], [], []
     if proposed:
@@ -436,8 +484,9 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
             want, "" if want == 1 else "s", args.rounds, gains))
     else:
         rep("  keep the default%s" % ("" if not start["env"] else
-                                      " (GLIBC_TUNABLES=%s as set)" % start["env"]))
+                                      " (leave GLIBC_TUNABLES as it is)"))
         rep("  verified gain: none%s" % (" (every proposal was withdrawn)" if proposed else
+                                         " (nothing to verify)" if args.verify is not None else
                                          " (no crossover cleared the noise)"))
     cav = ["measured on %s (%s) with %s CPUs" % (meta.get("machine_id"), meta.get("cpu_codename"),
                                                  ncpu)]
@@ -452,7 +501,7 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
 
     prov = [(k, v) for k, v in meta.items()]
     prov += [("advise_command", " ".join(sys.argv)), ("advise_utc", datetime.datetime.now(
-        datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")), ("advise_sweep_csv", sweep.path),
+        datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")), ("advise_sweep_csv", sweep.path if sweep else "none (--verify)"),
         ("advise_loader", start["loader"]), ("advise_glibc_variant", var.get("name") or "unknown"),
         ("advise_path_kernels", kernels), ("advise_chosen_threads", want),
         ("advise_rounds", args.rounds), ("advise_default_tunables", default_str or ""),
@@ -474,11 +523,13 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     else:
         ar.write_csv(os.path.join(folder, "advise.csv"), prov, [], [], want, "", default_str)
     status = 0
-    if not args.no_plot:
+    if not args.no_plot and not sweep and not measured:
+        rep("plot: none (nothing was measured to draw)")
+    elif not args.no_plot:
         # The plot shows every measured point, flagged or not: it is a picture of the run.
         series = [("%s (%d thr)" % (k, want), {s: (v[0] if v else None) for s, v in
                                               am.curves(sweep, k, want, True)[0].items()})
-                  for k in kernels.split(",")]
+                  for k in kernels.split(",")] if sweep else []
         if measured:
             for setting in ("default", "advised"):
                 pts = {}

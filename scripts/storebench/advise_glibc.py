@@ -51,7 +51,7 @@ def find_loader(explicit=None):
         explicit or ", ".join(LOADERS)))
 
 
-def _int(text):
+def to_int(text):
     try:
         return int(text, 0)
     except (TypeError, ValueError):
@@ -77,9 +77,9 @@ def list_tunables(loader, tunables=None):
     for line in out.stdout.splitlines():
         m = _LINE.match(line.strip())
         if m:
-            value = _int(m.group(2))
+            value = to_int(m.group(2))
             found[m.group(1)] = {"value": m.group(2) if value is None else value,
-                                 "min": _int(m.group(3)), "max": _int(m.group(4))}
+                                 "min": to_int(m.group(3)), "max": to_int(m.group(4))}
     if not found:
         raise GlibcError("%s --list-tunables printed no tunables" % loader)
     return found
@@ -106,7 +106,7 @@ def check_tunables(loader, text, base=None):
         if name not in applied:
             notes.append("%s: unknown to this glibc (ignored; it is not in --list-tunables)" % name)
             continue
-        want = _int(value) if value is not None else None
+        want = to_int(value) if value is not None else None
         have = applied[name]["value"]
         if want is None:
             notes.append("%s: value %r is not a number (glibc ignores it)" % (name, value))
