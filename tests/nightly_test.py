@@ -137,6 +137,19 @@ def baseline(tmp):
     check(labels == [f"{day} #1", f"{day} #2 [inject-slowdown]", f"{day} #3"],
           f"trend labels are '<date> #N' with the injected run marked: {labels}")
 
+    # compare-cpus over the clean and the injected run: the settings block names what differs
+    # between them and nothing that merely differs between any two runs
+    r = subprocess.run([os.path.join(ROOT, "scripts", "compare-cpus"), "--label", "clean",
+                        "--label", "slowed", os.path.join(d1, "nightly.csv"),
+                        os.path.join(d2, "nightly.csv")], capture_output=True, text=True)
+    block = r.stdout.split("## Settings that differ", 1)[-1].split("\n## ", 1)[0]
+    rows = {ln.split("|")[1].strip() for ln in block.splitlines() if ln.startswith("| ")} - \
+        {"setting"}
+    check(r.returncode == 0 and {"inject_slowdown_pct", "diagnostic"} <= rows and
+          not rows & {"tsc_hz", "utc_time", "numa_node_memory_bytes", "canary_start_gbps"},
+          f"compare-cpus' settings block: the injection, no per-run noise ({sorted(rows)})")
+    check("A (clean)" in r.stdout and "B (slowed)" in r.stdout, "each --label in the tables")
+
     # stuck-gate recovery: the newest run's files corrupt; the next night takes the last good one
     with open(os.path.join(d3, "nightly.json"), "w") as f:
         f.write('{"benchmarks": [')
