@@ -459,7 +459,7 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
             rep(line)
         moved = [r for r in table if r["kind"] == "control" and r["verdict"] != "noise"]
         for r in moved:
-            rep("  note: control %s moved %s with no tunable changed there: drift or load, so "
+            rep("  note: %s moved %s with no tunable changed there: drift or load, so "
                 "nothing is confirmed" % (r["name"], ar.pct(r["gain"])))
         for name, cur, new, region in proposed:
             mine = [r for r in table if r["tag"] == name.split(".")[-1]]

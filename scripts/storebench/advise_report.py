@@ -71,7 +71,7 @@ def write_csv(path, meta, table, measured, threads, advised, default):
     with open(path, "x", newline="") as f:
         for key, value in meta:
             f.write("# %s=%s\n" % (key, str(value).replace("\n", " ")))
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(COLUMNS)
         for k, rnd in enumerate(measured, 1):
             order = "default-first" if k % 2 == 1 else "advised-first"
@@ -96,7 +96,7 @@ def write_plot(folder, base, title, series, lines):
     ldat = os.path.join(folder, base + ".lines.dat")
     ymax = max([v for _, c in series for v in c.values() if v] or [1]) * 1.1
     with open(dat, "x", newline="") as f:
-        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC)
+        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
         for name, curve in series:
             w.writerow(("size_bytes", name))
             for s in sorted(curve):
@@ -104,7 +104,7 @@ def write_plot(folder, base, title, series, lines):
                     w.writerow((s, round(curve[s], 4)))
             f.write("\n\n")
     with open(ldat, "x", newline="") as f:
-        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC)
+        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
         for s, label in lines:
             w.writerow((s, round(ymax, 4), label.replace('"', "'")))
     if shutil.which("gnuplot") is None:
