@@ -77,6 +77,8 @@ def usage(tmp):
         (["--budget"], "expected one argument"),
         (["--budget", "3"], "too small"),
         (["--machine-id", "u", "--", "--no-such-storebench-option"], "unknown option"),
+        (["--machine-id", "u", "--skew-max", "7", "--", "--kernels", "memset", "--call", "4KiB"],
+         "--skew-max"),
     ]
     for args, text in cases:
         r = nightly(tmp, *args)
