@@ -263,17 +263,49 @@ struct point_slot {
 	bool failed;                /* a round failed verification: the row stays that round's */
 };
 
+/* Rows written with a quality flag, and how many carry each reason (bit b of the mask). */
+struct flagged {
+	size_t points;                   /* rows whose quality is not ok */
+	size_t reason[QUALITY_REASONS];  /* rows with bit b set */
+};
+
+/*
+ * The end summary's line on flagged points: how many, and how many for each reason, e.g.
+ * "3 of 27 points flagged in the quality column: shared_cpu 3, cv 1".
+ */
+static void print_flagged(const struct flagged *f, size_t done, const struct quality_limits *l)
+{
+	char name[QUALITY_TEXT_MAX];
+	const char *sep = "";
+
+	if (!f->points)
+		return;
+	fprintf(stderr, "storebench: warning: %zu of %zu points flagged in the quality column:",
+		f->points, done);
+	for (int b = 0; b < QUALITY_REASONS; b++)
+		if (f->reason[b]) {
+			fprintf(stderr, "%s %s %zu", sep, quality_format(1u << b, name, sizeof name),
+				f->reason[b]);
+			sep = ",";
+		}
+	if (f->reason[0])
+		fprintf(stderr, " (shared_cpu: a thread had under %.0f%% of its CPU; other work on the "
+				"pinned CPUs?)", 100 * l->cpu_share_min);
+	fputs("; results/README.md: Quality\n", stderr);
+}
+
 /*
  * The rows of slots [*next, upto) that were measured, in the sweep's order (*next = upto), then
  * both files kept: the CSV, then the JSON with every round reported so far.  On a failure the
  * CSV is cut back to its rows before, *failed names the file, *werr says why; returns false.
  */
 static bool write_rows(struct outfiles *of, struct point_slot *slots, size_t *next, size_t upto,
-		       struct csv_row *row, size_t *done, size_t *starved, const char **failed,
-		       int *werr)
+		       struct csv_row *row, size_t *done, struct flagged *flagged,
+		       const char **failed, int *werr)
 {
 	off_t kept = of->csv_kept;
-	size_t n = 0, low = 0;
+	struct flagged add = { 0 };
+	size_t n = 0;
 	char quality[QUALITY_TEXT_MAX];
 
 	for (; *next < upto; ++*next) {
@@ -287,7 +319,9 @@ static bool write_rows(struct outfiles *of, struct point_slot *slots, size_t *ne
 			csv_set(row, COL_quality, "%s", quality_format(s->quality, quality,
 								       sizeof quality));
 		csv_write(of->csv_stream, row);
-		low += (s->quality & QUALITY_SHARED_CPU) != 0;
+		add.points += s->quality != 0;
+		for (int b = 0; b < QUALITY_REASONS; b++)
+			add.reason[b] += (s->quality >> b) & 1;
 		n++;
 	}
 	if (!n)
@@ -304,7 +338,9 @@ static bool write_rows(struct outfiles *of, struct point_slot *slots, size_t *ne
 		return false;
 	}
 	*done += n;
-	*starved += low;
+	flagged->points += add.points;
+	for (int b = 0; b < QUALITY_REASONS; b++)
+		flagged->reason[b] += add.reason[b];
 	return true;
 }
 
@@ -385,8 +421,9 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	struct point_slot *slots;
 	struct csv_row *row;
 	char cycles_note[200], err[256], llc_check[160], *meta;
-	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0, starved = 0;
+	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0;
 	size_t *order, nmeasure, next_row = 0, canary_from = 0, k;
+	struct flagged flagged = { 0 };
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
 	int rc, status = 0, werr = 0;
@@ -490,7 +527,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		outfiles_guard(NULL);
 		return 1;
 	}
-	gbs_open(of.json.fd, true, name_width);
+	/* Google Benchmark's table repeats the progress line: only on request */
+	gbs_open(of.json.fd, o->verbose || gbflag_any(argc, argv), name_width);
 	mem->meta = meta;
 	/* the canary's series is known at the end: then both files wait for it */
 	if (o->canary) {
@@ -565,8 +603,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 			status = 1;
 		/* one round without the canary: the sweep's order and the preamble is out, so this
 		 * row and every one before it are final */
-		if (o->rounds == 1 && !o->canary && !write_rows(&of, slots, &next_row, i + 1, row, &done, &starved,
-						  &failed, &werr))
+		if (o->rounds == 1 && !o->canary &&
+		    !write_rows(&of, slots, &next_row, i + 1, row, &done, &flagged, &failed, &werr))
 			break;
 	}
 	/* the closing sample judges the last points: the files are complete only with it */
@@ -577,8 +615,9 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	}
 	/* the rest, in the sweep's order, each with the rounds it got (all of them unless stopped) */
 	if (!failed)
-		write_rows(&of, slots, &next_row, npts, row, &done, &starved, &failed, &werr);
+		write_rows(&of, slots, &next_row, npts, row, &done, &flagged, &failed, &werr);
 	pool_stop(&pool);
+	progress_end();
 	rc = gbs_close();
 	if (rc && !failed) {
 		werr = rc;
@@ -603,10 +642,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		return 1;
 	}
 	fprintf(stderr, "storebench: %zu of %zu points in %.1f s\n", done, npts, progress_elapsed());
-	if (starved)
-		fprintf(stderr, "storebench: warning: %zu of %zu points ran with under %.0f%% of their "
-				"CPU (other work on the pinned CPUs?); their numbers are low and noisy\n",
-			starved, done, 100 * o->quality.cpu_share_min);
+	print_flagged(&flagged, done, &o->quality);
 	if (signals_pending())
 		fprintf(stderr, "storebench: stopped by signal %d after %zu points; both files are "
 				"complete\n",

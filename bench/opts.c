@@ -563,6 +563,7 @@ int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *
 	if (rc)
 		return rc;
 	o->dry_run = v[OPT_dry_run] != NULL;
+	o->verbose = v[OPT_verbose] != NULL;
 	if (!kernel_select(o->kernels_spec, cpu, o->fill, &o->sel))
 		return 2;
 	if (parse_rw(o, cpu))

@@ -77,6 +77,7 @@ struct run_opts {
 	struct scaled_axes *at;      /* the sizes at each thread count, in o->threads order */
 	const struct topology *topo; /* the machine planned for (this one, or replayed) */
 	bool dry_run;                /* --dry-run: print the plan, measure nothing */
+	bool verbose;                /* --verbose: Google Benchmark's console table on stdout too */
 };
 
 /*

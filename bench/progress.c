@@ -1,11 +1,16 @@
 /*
- * progress.c — progress and ETA lines on stderr.
- * Plain C.  Lines, not carriage returns: Google Benchmark's table shares the terminal on stdout,
- * and logs of CI runs stay readable.
+ * progress.c — progress and ETA on stderr.
+ * Plain C.  On a terminal one line rewritten in place (the cursor left at its start, so a
+ * warning printed meanwhile overwrites it and keeps its own line); anywhere else (a log, a pipe,
+ * CI) one plain line per point, so logs stay readable.
  */
 #include "progress.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "tsc.h"
 
@@ -13,6 +18,7 @@ static uint64_t t_start;
 static double total, done;
 static size_t count;
 static int nrounds;
+static bool tty; /* stderr is a terminal: rewrite one line */
 
 void progress_start(double total_weight, size_t npoints, int rounds)
 {
@@ -21,6 +27,7 @@ void progress_start(double total_weight, size_t npoints, int rounds)
 	done = 0;
 	count = npoints;
 	nrounds = rounds;
+	tty = isatty(STDERR_FILENO);
 }
 
 double progress_elapsed(void)
@@ -35,17 +42,40 @@ static void clock_fmt(double s, char *buf, size_t len)
 	snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
 }
 
+/* Columns of the terminal on stderr; a longer line wraps and can no longer be rewritten. */
+static size_t columns(void)
+{
+	struct winsize ws;
+
+	return !ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 ? ws.ws_col : 80;
+}
+
 void progress_point(int round, size_t i, const char *name, double w)
 {
 	double el = progress_elapsed();
-	char e[32], eta[32] = "?", r[32] = "";
+	char e[32], eta[32] = "?", r[32] = "", line[512];
 
 	clock_fmt(el, e, sizeof e);
 	if (done > 0)
 		clock_fmt(el / done * (total - done), eta, sizeof eta);
 	if (nrounds > 1)
 		snprintf(r, sizeof r, "round %d/%d ", round + 1, nrounds);
-	fprintf(stderr, "storebench: %spoint %zu/%zu  elapsed %s  ETA %s  %s\n", r, i + 1, count, e,
-		eta, name);
+	snprintf(line, sizeof line, "storebench: %spoint %zu/%zu  elapsed %s  ETA %s  %s", r, i + 1,
+		 count, e, eta, name);
+	if (tty) {
+		size_t cols = columns();
+
+		if (strlen(line) >= cols)
+			line[cols - 1] = '\0';
+		fprintf(stderr, "\033[K%s\r", line);
+	} else {
+		fprintf(stderr, "%s\n", line);
+	}
 	done += w;
+}
+
+void progress_end(void)
+{
+	if (tty)
+		fputs("\033[K", stderr);
 }

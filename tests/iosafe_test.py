@@ -8,7 +8,11 @@
 # complete or neither.
 # Item 20: bytes that are not UTF-8 in an argument leave both files valid UTF-8.
 # paths: CONTRACTS.md "Result paths", one `storebench: csv|json <absolute path>` line each.
-# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath|signals|early|utf8|paths
+# output: by default one progress line per point (rewritten in place on a terminal), warnings and a
+# short summary on stderr, nothing on stdout; --verbose or a --benchmark_* flag brings Google
+# Benchmark's table back.
+# Usage: iosafe_test.py <storebench> diskfull|closedfds|symlink|longpath|signals|early|utf8|paths|
+#        output
 #        (python3 standard library)
 import csv
 import io
@@ -350,8 +354,66 @@ def paths():
         check(r.returncode == 2 and reported(r.stderr) == ([], []), "a refused run names no file")
 
 
+def output():
+    ten = ["--kernels", "memset,rep_stosb", "--threads", "1", "--call", "4KiB..64KiB",
+           "--repetitions", "2", "--min-time", "0.001"]
+    with tempfile.TemporaryDirectory() as d:
+        r = run(ten, d)
+        err = r.stderr.splitlines()
+        check(r.returncode == 0 and r.stdout == "", f"default: exit 0, nothing on stdout "
+              f"({r.returncode}, {r.stdout[:200]!r})")
+        progress = [x for x in err if x.startswith("storebench: point ")]
+        check(len(progress) == 10, f"default: one progress line per point ({len(progress)})")
+        check(not any("Library was built as DEBUG" in x or x.startswith("Benchmark") or
+                      x.startswith("----") or x.startswith("Run on") for x in err),
+              "default: no Google Benchmark context, warning or table")
+        rest = [x for x in err if x not in progress and not x.startswith("storebench run: note")]
+        check(len(rest) <= 5, f"default: start line, summary, flagged, csv, json only: {rest}")
+        check(any(x.startswith("storebench: 10 of 10 points in ") for x in err),
+              "default: the summary says how many points")
+        flagged = [x for x in err if "flagged in the quality column" in x]
+        with open(reported(r.stderr)[0][0]) as f:
+            body = [x for x in f if not x.startswith("#")]
+        head = body[0].rstrip("\n").split(",")
+        q = [row[head.index("quality")] for row in csv.reader(body[1:])]
+        bad = sum(1 for x in q if x != "ok")
+        check((bad == 0 and not flagged) or (flagged and flagged[0].startswith(
+              f"storebench: warning: {bad} of 10 points flagged")),
+              f"default: the flagged line matches the quality column ({bad}, {flagged})")
+    for extra in (["--verbose"], ["--benchmark_counters_tabular=false"]):
+        with tempfile.TemporaryDirectory() as d:
+            r = run(ten + extra, d)
+            table = [x for x in r.stdout.splitlines() if x.startswith(("memset/", "rep_stosb/"))]
+            check(r.returncode == 0 and len(table) == 10,
+                  f"{extra}: Google Benchmark's table on stdout, a line per point ({len(table)})")
+    # a terminal: the progress line is rewritten in place, not one line per point
+    import pty
+    with tempfile.TemporaryDirectory() as d:
+        master, slave = pty.openpty()
+        p = subprocess.Popen([SB, "run"] + ten, cwd=d, stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        data = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        p.wait(timeout=60)
+        os.close(master)
+        text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+        lines = text.split("\n")
+        check(p.returncode == 0 and text.count("storebench: point ") == 10 and
+              not any(x.startswith("storebench: point ") for x in lines),
+              f"terminal: ten updates, none on a line of its own ({len(lines)} lines)")
+        check("\r\x1b[K" in text or "\x1b[Kstorebench: point" in text,
+              "terminal: each update rewrites the line")
+
+
 {"diskfull": diskfull, "closedfds": closedfds, "symlink": symlink, "longpath": longpath,
- "signals": signals, "early": early, "utf8": utf8, "paths": paths}[PART]()
+ "signals": signals, "early": early, "utf8": utf8, "paths": paths, "output": output}[PART]()
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
