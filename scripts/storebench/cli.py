@@ -6,6 +6,8 @@
 import argparse
 import sys
 
+from storebench.units import parse_bytes
+
 
 def fail(prog, err):
     """Print one line on stderr and exit with status 2 (bad input), the project-wide convention."""
@@ -26,3 +28,11 @@ def parser(prog, doc):
     head, _, rest = doc.strip().partition("\n\n")
     return ArgParser(prog=prog, description=head, epilog=rest,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def size(text):
+    """argparse type of a byte size ('48KiB'): the error names what is accepted."""
+    try:
+        return parse_bytes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
