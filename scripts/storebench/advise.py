@@ -213,21 +213,21 @@ def decide(found, t_kern, nt_kern, start, smallest, largest, threads):
     out = []
     cur = _value(start, ag.REP_STOSB)
     if start["variant"].get("erms") is False:
-        out.append((ag.REP_STOSB, cur, None, "this memset variant has no rep stosb path", None))
+        out.append((ag.REP_STOSB, cur, None, "this memset variant has no rep stosb path"))
     elif cur is not None:
         new, why = ac.threshold(found[threads][(t_kern, am.REP)], t_kern, am.REP, cur, smallest)
         if new == "never":
             new = _max(start, ag.REP_STOSB, (1 << 64) - 1)
-        out.append((ag.REP_STOSB, cur, new, why, None))
+        out.append((ag.REP_STOSB, cur, new, why))
     nt_cur = _value(start, ag.MEMSET_NON_TEMPORAL)
     ref = nt_cur if nt_cur is not None else largest * 2
     new, why = ac.threshold(found[threads][(am.REP, nt_kern)], am.REP, nt_kern, ref, smallest)
     if new == "never":
         # Without the tunable there is no streaming path to turn off.
         new = None if nt_cur is None else _max(start, ag.MEMSET_NON_TEMPORAL, (1 << 64) - 1)
-    out.append((ag.MEMSET_NON_TEMPORAL, nt_cur, new, why, None))
+    out.append((ag.MEMSET_NON_TEMPORAL, nt_cur, new, why))
     res = []
-    for name, c, n, why, _ in out:
+    for name, c, n, why in out:
         region = None
         if n is not None and c is not None and n != c:
             region = (min(c, n), min(max(c, n), largest))
@@ -256,6 +256,10 @@ def main(argv=None):
                                                   "gbps_median", "gbps_min", "gbps_max"))
         except sc.CsvError as e:
             cli.fail(PROG, e)
+        other = sweep.meta.get("machine_id")
+        if other and other != meta.get("machine_id"):
+            cli.fail(PROG, "--sweep %s: measured on %s, this is %s; a crossover is verified on "
+                     "the machine it was measured on" % (args.sweep, other, meta.get("machine_id")))
         if not any(r["kernel"] == am.REP for r in sweep.rows):
             cli.fail(PROG, "--sweep %s: no %s rows (a sweep of the path kernels is needed)" % (
                 args.sweep, am.REP))
