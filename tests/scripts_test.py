@@ -127,6 +127,18 @@ def part_run(tmp):
     if os.path.exists(os.path.join(SRC, "rel.csv")):
         os.unlink(os.path.join(SRC, "rel.csv"))
     check(os.path.isdir(os.path.join(cwd, "rel-plots")), "scripts/run drew no plots of rel.csv")
+    # on a terminal (util-linux script(1) gives one) storebench still sees one: its progress line
+    # rewrites in place (ESC [K), and the CSV it reports is the one plotted
+    if shutil.which("script"):
+        line = " ".join("'%s'" % a for a in [os.path.join(SCRIPTS, "run"), "--call", "4KiB,8KiB",
+                                             "--csv", "tty.csv"] + TINY)
+        r = subprocess.run(["script", "-qec", line, "/dev/null"], cwd=cwd, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = r.stdout.replace(b"\r", b"")
+        check(r.returncode == 0 and b"\x1b[K" in out and
+              ("CSV: %s" % os.path.join(cwd, "tty.csv")).encode() in out,
+              "scripts/run on a terminal: exit %d, progress rewritten in place: %s, output %r" % (
+                  r.returncode, b"\x1b[K" in out, out[-300:]))
 
 
 def part_odd(tmp):
