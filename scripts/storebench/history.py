@@ -28,7 +28,7 @@ import subprocess
 import tempfile
 import time
 
-from .nightly import runs
+from storebench.nightly import runs
 
 BRANCH = "storebench-history"
 IMAGES = (".png", ".svg")
