@@ -22,8 +22,8 @@ struct outfile {
 	char path[PATH_MAX]; /* as given (or built), relative to the caller's directory */
 	char abs[PATH_MAX];  /* absolute, for the `storebench: csv|json PATH` lines */
 	int fd;              /* the O_EXCL descriptor, -1 once closed */
-	dev_t dev;           /* device and inode of fd: outfiles_discard removes only this file */
-	ino_t ino;
+	dev_t dev;           /* device of fd: outfiles_discard removes only this file... */
+	ino_t ino;           /* ...and its inode, compared with what the name holds then */
 	bool created;        /* this run created it (and has not removed it) */
 };
 

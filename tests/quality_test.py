@@ -144,8 +144,9 @@ def test_errors(d):
 
 
 def test_stall(d):
+    # --verbose: the console table (off by default) is checked below
     meta, rows, doc, console = run(d, "stall", ["--call", "16KiB,64KiB", "--threads", "1",
-                                                "--inject-stall", "4"])
+                                                "--inject-stall", "4", "--verbose"])
     check(meta.get("diagnostic") == "inject-stall" and meta.get("inject_stall_ms") == "4",
           f"stall: metadata diagnostic={meta.get('diagnostic')} "
           f"inject_stall_ms={meta.get('inject_stall_ms')}")
