@@ -173,9 +173,6 @@ def test_stall(d):
     _, two, _, _ = run(d, "stall2", ["--call", "16KiB", "--threads", "2", "--inject-stall", "4"])
     print("stalled 2-thread point:", {k: two[0][k] for k in show})
     check(two[0]["quality"] != "ok", f"stall: 2 threads: {two[0]['gbps_median']} GB/s unflagged")
-    _, plain, _, _ = run(d, "plain", ["--call", "16KiB", "--threads", "1"])
-    check("diagnostic" not in read(os.path.join(d, "plain.csv"))[0],
-          "stall: a normal run carries a diagnostic key")
 
 
 def test_sigstop(d):
@@ -241,7 +238,7 @@ def test_shared(d):
     try:
         time.sleep(0.2)
         args = ["--call", "16KiB,256KiB", "--threads", "1", "--placement", f"cpus:{cpu}"]
-        _, rows, _, _ = run(d, "shared", args)
+        plain, rows, _, _ = run(d, "shared", args)
         meta, free, _, _ = run(d, "limit0", args + ["--cpu-share-min", "0"])
     finally:
         h.kill()
@@ -249,6 +246,7 @@ def test_shared(d):
         check("shared_cpu" in reasons(r), f"shared: {r['call_bytes']} with a busy process on "
               f"CPU {cpu}: cpu_share_min {r['cpu_share_min']}, quality {r['quality']}")
     check(meta.get("quality_cpu_share_min") == "0", "shared: --cpu-share-min 0 not in metadata")
+    check("diagnostic" not in plain, "shared: a run without --inject-* carries a diagnostic key")
     for r in free:
         check("shared_cpu" not in reasons(r), f"shared: flagged with --cpu-share-min 0")
 
