@@ -385,8 +385,9 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
         o = alt.get(name)
         other_txt = ""
         if o is not None and o[2] != new:
-            other_txt = "; at %d threads: %s (%s)" % (other[0], ar.fmt_threshold(o[2]) if o[2]
-                                                      is not None else "keep", o[3])
+            other_txt = "; at %d thread%s: %s (%s)" % (
+                other[0], "" if other[0] == 1 else "s",
+                ar.fmt_threshold(o[2]) if o[2] is not None else "keep", o[3])
         pair = (t_kern, am.REP) if name == ag.REP_STOSB else (am.REP, nt_kern)
         lost = ac.lost_again(found[want][pair], pair[1])
         if lost and (name in start["defaults"] or new is not None):
