@@ -8,11 +8,11 @@
 from storebench.rows import num
 
 REASONS = ("shared_cpu", "cv", "short_batch", "skew", "drift", "outlier")
-WHY = {"shared_cpu": "another task shared a pinned CPU, cpu_share_min low",
+WHY = {"shared_cpu": "another task shared a pinned CPU: cpu_share_min low",
        "cv": "the repetitions varied more than the limit",
        "short_batch": "timed batches too short for the clock",
        "skew": "threads started too far apart",
-       "drift": "the machine drifted (canary out of band)",
+       "drift": "the machine drifted: canary out of its band",
        "outlier": "an outlier among the repetitions"}
 SHARED_BELOW = 0.9  # cpu_share_min under this: the old rule, for CSVs without a quality column
 
