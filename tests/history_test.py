@@ -49,10 +49,14 @@ def history(*args, cwd, env=None):
     return r
 
 
-def branch_runs(remote, cwd):
-    r = history("list", "--remote", remote, cwd=cwd)
-    check(r.returncode == 0, f"list: exit 0, got {r.returncode}")
-    return r.stdout.split()
+def branch_runs(remote):
+    """<machine-id>/<run> of every run on the branch, read from the remote repository itself,
+    in the order `scripts/history list` prints them."""
+    r = subprocess.run(["git", "--git-dir", remote, "ls-tree", "-r", "--name-only",
+                        "storebench-history"], capture_output=True, text=True)
+    found = {tuple(p.split("/")[:2]) for p in r.stdout.split() if p.count("/") >= 2}
+    day = lambda run: (run[:10], int(run[11:] or 1))  # noqa: E731
+    return [f"{m}/{run}" for m, run in sorted(found, key=lambda f: (f[0], day(f[1])))]
 
 
 def tiny_run(folder):
@@ -98,7 +102,7 @@ def git_mode(tmp):
     r = history("save", "--remote", remote, "--results-dir", res, cwd=tmp, env=env)
     check(r.returncode == 0, f"seeding save: exit 0, got {r.returncode}")
     seeded = [f"{mid}/2020-01-01", f"{mid}/2020-01-02", f"{mid}/{today}"]
-    check(branch_runs(remote, tmp) == seeded, "the seeding save put every run on the branch")
+    check(branch_runs(remote) == seeded, "the seeding save put every run on the branch")
     r = history("save", "--remote", remote, "--results-dir", res, "--machine-id", mid, cwd=tmp)
     check(r.returncode == 0 and "nothing new" in r.stderr, "a second save has nothing new")
 
@@ -118,7 +122,7 @@ def git_mode(tmp):
     check(all(p.returncode == 0 for p in procs), f"concurrent saves: exit 0 each: {said}")
     check(sum("retry" in s for s in said) >= 1, "a save that lost the race retried")
     os.remove(hook)
-    runs = branch_runs(remote, tmp)
+    runs = branch_runs(remote)
     check(all(f"{m}/{today}" in runs for m in ("m1", "m2", "m3")) and
           all(s in runs for s in seeded), f"no run lost in the race: {runs}")
 
@@ -128,7 +132,7 @@ def git_mode(tmp):
     subprocess.run(["git", "-C", work, "remote", "add", "origin", remote], check=True)
     tiny_run(os.path.join(work, "perf", "m4", today))
     r = history("save", "--results-dir", "perf", "--machine-id", "m4", cwd=work)
-    runs = branch_runs(remote, tmp)
+    runs = branch_runs(remote)
     check(r.returncode == 0 and f"m4/{today}" in runs, "save through the checkout's origin")
     st = subprocess.run(["git", "-C", work, "status", "--porcelain", "--untracked-files=no"],
                         capture_output=True, text=True).stdout
@@ -140,9 +144,9 @@ def git_mode(tmp):
     r = history("prune", "--remote", remote, "--days", "30", "--machine-id", mid, "--dry-run",
                 cwd=tmp)
     check(r.returncode == 0 and "would drop 2 run(s)" in r.stderr, "prune --dry-run says what")
-    check(branch_runs(remote, tmp) == runs, "prune --dry-run leaves the branch as it was")
+    check(branch_runs(remote) == runs, "prune --dry-run leaves the branch as it was")
     r = history("prune", "--remote", remote, "--days", "30", cwd=tmp)
-    left = branch_runs(remote, tmp)
+    left = branch_runs(remote)
     check(r.returncode == 0 and left == [x for x in runs if "/2020-" not in x],
           f"prune --days 30 dropped exactly the 2020 runs: {left}")
 
@@ -150,8 +154,10 @@ def git_mode(tmp):
     r = history("prune", "--remote", remote, "--squash", cwd=tmp)
     count = subprocess.run(["git", "--git-dir", remote, "rev-list", "--count",
                             "storebench-history"], capture_output=True, text=True).stdout.strip()
-    check(r.returncode == 0 and count == "1" and branch_runs(remote, tmp) == left,
+    check(r.returncode == 0 and count == "1" and branch_runs(remote) == left,
           f"prune --squash: one commit ({count}), the same runs")
+    r = history("list", "--remote", remote, cwd=tmp)
+    check(r.returncode == 0 and r.stdout.split() == left, f"list prints the runs: {r.stdout}")
     gone = subprocess.run(["git", "--git-dir", remote, "log", "--all", "--format=%H", "--",
                            f"{mid}/2020-01-01"], capture_output=True, text=True).stdout.strip()
     check(gone == "", "after --squash no commit of the branch holds a pruned run")
@@ -239,7 +245,7 @@ def lost_cache_mode(tmp):
 
     # prune --keep 1 now keeps tonight's run alone: it is the newest and the next baseline.
     r = history("prune", "--keep", "1", cwd=work)
-    left = branch_runs("origin", work)
+    left = branch_runs(remote)
     check(r.returncode == 0 and complete and left == [f"{mid}/{os.path.basename(night)}"],
           f"prune --keep 1 left {left}")
 
