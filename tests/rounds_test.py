@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# rounds_test.py — `storebench run --rounds N --seed S`: every round measures every point once in a
-# seeded shuffled order, the statistics of a row are over all its rounds, a stopped run keeps the
+# rounds_test.py — `storebench run --rounds N --seed S`: every round measures every point once in
+# a seeded shuffled order, the statistics of a row are over all its rounds, a stopped run keeps the
 # points it measured; the drift canary's series is in both files and a real competing memory hog
 # flags drift.  Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary
 import json
@@ -91,7 +91,8 @@ def rounds():
                 reps.setdefault(point_of(b["run_name"]), []).append(b["GB/s"])
         check(doc["context"].get("seed") == "42", "JSON context lacks the seed")
         for x in rows:
-            name = next(n for n in natural if n.startswith(f"{x['kernel']}/call:{x['call_bytes']}/"))
+            head = f"{x['kernel']}/call:{x['call_bytes']}/"
+            name = next(n for n in natural if n.startswith(head))
             g = reps.get(name, [])
             check(x["verified"] == "ok" and x["repetitions"] == "6" and len(g) == 6,
                   f"{name}: {x['repetitions']} repetitions in the row, {len(g)} in the JSON, "
