@@ -180,6 +180,12 @@ def cpu_count(cpulist):
     return n
 
 
+def shown(path):
+    """A path as the report prints it: relative to the current folder when inside it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
 def levels(meta, threads):
     """[(name, bytes)] of the cache levels as one thread's share at `threads` threads placed
     compactly (storebench's default placement), smallest first; unknown levels left out."""
@@ -352,7 +358,7 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     sizes = sorted({s for t in counts for s in curves[t][t_kern]})
     smallest, largest = sizes[0], sizes[-1]
     rep("crossovers (%s; GB/s median, margin > combined spread, >= %d clear sizes in a row)" % (
-        sweep.path, ac.MIN_RUN))
+        shown(sweep.path), ac.MIN_RUN))
     for t in counts:
         flagged = sum(nflag[(t, k)] for k in kernels.split(","))
         total = sum(len(curves[t][k]) for k in kernels.split(","))
@@ -502,7 +508,7 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
     rep("  caveat: %s; thresholds are per memset call, chosen at %d thread%s" % (
         "; ".join(cav), want, "" if want == 1 else "s"))
     rep("")
-    rep("wall time %.0f s; files in %s" % (wall, folder))
+    rep("wall time %.0f s; files in %s" % (wall, shown(folder)))
 
     prov = [(k, v) for k, v in meta.items()]
     prov += [("advise_command", " ".join(sys.argv)), ("advise_utc", datetime.datetime.now(
@@ -554,7 +560,7 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
             imgs = ar.write_plot(folder, "advise", "glibc memset on %s: path kernels and memset "
                                  "(%d thread%s)" % (meta.get("machine_id"), want,
                                                     "" if want == 1 else "s"), series, lines)
-            rep("plot: %s" % ", ".join(imgs))
+            rep("plot: %s" % ", ".join(shown(i) for i in imgs))
         except (RuntimeError, OSError) as e:
             rep("advise: plot failed: %s" % e)
             status = 1
