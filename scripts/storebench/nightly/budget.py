@@ -180,7 +180,8 @@ def _fenced(storebench, args, passthrough):
            if not inside(ws, regime, share)}
     kept = sum(name.split("/", 1)[1] not in out for name, _, _, _ in points)
     if kept and out:
-        args = args + ["--benchmark_filter=-/(%s)(/|$)" % "|".join(re.escape(o) for o in sorted(out))]
+        args = args + ["--benchmark_filter=-/(%s)(/|$)"
+                       % "|".join(re.escape(o) for o in sorted(out))]
     return args, kept
 
 

@@ -126,7 +126,8 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
                                                 os.path.join(out_dir, "compare.json"))
     quality = (gate.quality_by_point(baseline[:-len(".json")] + ".csv"),
                gate.quality_by_point(csv))
-    again = {q["name"]: q for q in gate.classify(diff, base_doc, conf_doc, limits, quality)[0]}
+    again = {q["name"]: q for q in gate.classify(diff, base_doc, conf_doc, limits, quality,
+                                                  ("baseline", "re-measurement"))[0]}
     for p, n in pairs:
         q = again.get(p["name"], {})
         p["confirm_ratio"] = q.get("ratio")

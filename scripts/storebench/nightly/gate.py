@@ -190,9 +190,10 @@ def _bytes_per_second(entry):
     return entry.get("bytes_per_second")
 
 
-def classify(diff, base_doc, new_doc, limits, quality=(None, None)):
+def classify(diff, base_doc, new_doc, limits, quality=(None, None), names=("baseline", "tonight")):
     """Return (points, only_base, only_new).  limits: alpha, threshold, cv_max (fractions) and
-    cpu_share_min; quality: the (baseline, tonight) quality_by_point maps, None where absent."""
+    cpu_share_min; quality: the (baseline, new) quality_by_point maps, None where absent; names:
+    what the two runs are called in a point's note."""
     by_name = {}
     for entry in diff:
         if entry["name"] == "OVERALL_GEOMEAN":
@@ -224,7 +225,7 @@ def classify(diff, base_doc, new_doc, limits, quality=(None, None)):
         if bm and nm:
             p["gbps_base"] = (_bytes_per_second(bm) or 0) / 1e9 or None
             p["gbps_new"] = (_bytes_per_second(nm) or 0) / 1e9 or None
-        bad = [f"{q} ({which})" for which, qmap in zip(("baseline", "tonight"), quality)
+        bad = [f"{q} ({which})" for which, qmap in zip(names, quality)
                if qmap is not None for q in [qmap.get(p["name"], "ok")] if q != "ok"]
         p["quality"] = "; ".join(bad) if bad else ("ok" if None not in quality else "")
         _decide(p, limits)
