@@ -110,6 +110,16 @@ static void join_list(const struct u64_list *l, char *buf, size_t len)
  * Every key=value of the run, written once to a memory stream and then into the CSV preamble
  * and the JSON context, so the two files describe the run identically.
  */
+/* The diagnostics a run was bent with, comma-joined in a fixed order ("" for a normal run). */
+static const char *diagnostics(const struct run_opts *o)
+{
+	static char text[64];
+
+	snprintf(text, sizeof text, "%s%s%s", o->slowdown_pct > 0 ? ",inject-slowdown" : "",
+		 o->stall_ms > 0 ? ",inject-stall" : "", o->skew_us > 0 ? ",inject-skew" : "");
+	return text[0] ? text + 1 : text;
+}
+
 static char *run_metadata(int argc, char **argv, const struct machine *mach,
 			  const struct run_opts *o, const struct outfiles *of, time_t now,
 			  double tsc_hz, const char *cycles_note)
@@ -174,11 +184,10 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 		    "batch lasts 2 x quality_batch_ns_min, its median timed again");
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
 	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
+	metadata_kv(m, "", "inject_skew_us", "%g", o->skew_us);
 	/* A run bent on purpose must never become the yardstick of a later one (scripts/nightly). */
-	if (o->slowdown_pct > 0 || o->stall_ms > 0)
-		metadata_kv(m, "", "diagnostic", "%s%s%s", o->slowdown_pct > 0 ? "inject-slowdown" : "",
-			    o->slowdown_pct > 0 && o->stall_ms > 0 ? "," : "",
-			    o->stall_ms > 0 ? "inject-stall" : "");
+	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0)
+		metadata_kv(m, "", "diagnostic", "%s", diagnostics(o));
 	quality_metadata(m, "", &o->quality);
 	fclose(m);
 	return text;

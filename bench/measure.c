@@ -729,6 +729,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	pool->fill = (int)env->o->fill;
 	pool->prefill = (int)env->o->prefill;
 	pool->slowdown = env->o->slowdown_pct / 100.0;
+	pool->late_ns = (uint64_t)(env->o->skew_us * 1e3);
 	pool_run(pool, TASK_PREFILL, p->threads);
 	/* short batches or an outlier: what calibration got wrong or a passing stall, so once more */
 	q = attempt(env, p, &rs, env->stall);

@@ -22,6 +22,7 @@
 #define MIN_TIME_MAX_S 3600
 #define SLOWDOWN_MAX_PCT 1000
 #define STALL_MAX_MS 10000
+#define SKEW_MAX_US 1000000
 #define QUALITY_CV_LIMIT 10          /* --cv-max: beyond 1000% it would flag nothing */
 #define QUALITY_BATCH_NS_LO 1000     /* --batch-ns-min: a microsecond to a second */
 #define QUALITY_BATCH_NS_HI 1000000000

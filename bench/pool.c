@@ -69,6 +69,13 @@ static void batch(struct pool_thread *t)
 	uint64_t cy0 = 0, wall0 = mono_ns(), cpu0 = thread_cpu_ns(); /* a syscall: before the barrier */
 
 	barrier(p);
+	if (p->late_ns && p->active > 1 && t == &p->t[p->active - 1]) {
+		/* diagnostic: this thread starts late, as one woken late on a busy CPU does */
+		uint64_t until = mono_ns() + p->late_ns;
+
+		while (mono_ns() < until)
+			_mm_pause();
+	}
 	if (t->cycles_fd >= 0)
 		cy0 = cycles_read(t->cycles_fd);
 	t->t0_ns = mono_ns();

@@ -60,6 +60,7 @@ struct pool {
 	struct membind bind;
 	double slowdown;          /* BATCH: extra busy time as a fraction of the work time */
 	uint64_t stall_ns;        /* BATCH: thread 0 sleeps this long in its timed window */
+	uint64_t late_ns;         /* BATCH: the last of 2+ threads starts this long after the barrier */
 	unsigned writers;         /* BATCH, split: threads with signals_stop */
 	_Alignas(64) _Atomic unsigned writers_done;
 	atomic_bool stop;         /* BATCH, split: set by the last writer to finish */
