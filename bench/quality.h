@@ -36,8 +36,13 @@ enum quality_reason {
 #define QUALITY_BATCH_NS_MIN 100000
 #define QUALITY_SKEW_MAX 0.05
 #define QUALITY_OUTLIER_MADS 5
+/*
+ * The vm drift band is wider than the canary's own sample-to-sample spread on a quiet guest
+ * (4.6..5.65 GB/s, +-10%, over a quick run on the Skylake-SP KVM guest): at 0.1 every point of
+ * that run was flagged, which tells nothing; the host flips worth a flag are 28 <-> 53 GB/s.
+ */
 #define QUALITY_METAL_DRIFT_BAND 0.05
-#define QUALITY_VM_DRIFT_BAND 0.1
+#define QUALITY_VM_DRIFT_BAND 0.25
 
 /* Every threshold of the flags; written to the metadata as quality_<field>=<value>. */
 struct quality_limits {
