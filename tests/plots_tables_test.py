@@ -160,29 +160,37 @@ def badinput(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def with_columns(fixture, path, names, values):
+    """Write the fixture to path with columns names appended, values(row dict) giving each row's
+    fields (the columns a newer storebench writes); the rows, as dicts, are returned."""
+    with open(fixture) as f:
+        lines = f.read().splitlines()
+    head = next(i for i, l in enumerate(lines) if not l.startswith("#"))
+    cols = lines[head].split(",")
+    rows = [dict(zip(cols, l.split(","))) for l in lines[head + 1:]]
+    out = list(lines)
+    out[head] += "".join("," + n for n in names)
+    for i, r in enumerate(rows):
+        out[head + 1 + i] += "".join("," + v for v in values(r))
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return rows
+
+
 def shared(src):
     """A point flagged as run on a shared CPU is starred in the table and nothing else is: the
     fixture gets a cpu_share_min column (0.5 on one row, 1.0 elsewhere) in a temporary copy."""
     fixture = os.path.join(src, FIXTURE)
     tmp = tempfile.mkdtemp(prefix="sb-shared-")
     try:
-        with open(fixture) as f:
-            lines = f.read().splitlines()
-        head = next(i for i, l in enumerate(lines) if not l.startswith("#"))
-        cols = lines[head].split(",")
-        out = lines[:head] + [lines[head] + ",cpu_share_min"]
-        flagged = 0
-        for l in lines[head + 1:]:
-            r = dict(zip(cols, l.split(",")))
-            hit = (r["kernel"], r["call_bytes"], r["ws_mode"], r["threads"], r["misalign_bytes"]) == \
-                ("memset", "262144", "call", "1", "0")
-            flagged += hit
-            out.append(l + (",0.5" if hit else ",1.0"))
-        if flagged != 1:
-            fail("fixture has %d rows for the shared-CPU probe, want 1" % flagged)
+        def probe(r):
+            return (r["kernel"], r["call_bytes"], r["ws_mode"], r["threads"],
+                    r["misalign_bytes"]) == ("memset", "262144", "call", "1", "0")
         path = os.path.join(tmp, "shared.csv")
-        with open(path, "w") as f:
-            f.write("\n".join(out) + "\n")
+        flagged = with_columns(fixture, path, ["cpu_share_min"],
+                               lambda r: ["0.5" if probe(r) else "1.0"])
+        if sum(map(probe, flagged)) != 1:
+            fail("fixture has %d rows for the shared-CPU probe, want 1" % sum(map(probe, flagged)))
         r = run([os.path.join(src, "scripts/table"), "--section", "checksum", path])
         if r.returncode != 0:
             fail("table on the shared-CPU copy: exit %d: %s" % (r.returncode, r.stderr))
@@ -212,16 +220,8 @@ def shares(src):
     fixture = os.path.join(src, FIXTURE)
     tmp = tempfile.mkdtemp(prefix="sb-shares-")
     try:
-        with open(fixture) as f:
-            lines = f.read().splitlines()
-        head = next(i for i, l in enumerate(lines) if not l.startswith("#"))
-        cols = lines[head].split(",")
-        out = lines[:head] + [lines[head] + ",l2_threads,l3_threads"]
-        for l in lines[head + 1:]:
-            out.append(l + ",1,%s" % dict(zip(cols, l.split(",")))["threads"])
         path = os.path.join(tmp, "shares.csv")
-        with open(path, "w") as f:
-            f.write("\n".join(out) + "\n")
+        with_columns(fixture, path, ["l2_threads", "l3_threads"], lambda r: ["1", r["threads"]])
         plots = os.path.join(tmp, "plots")
         r = run([os.path.join(src, "scripts/plot"), "-o", plots, path])
         if r.returncode != 0:
