@@ -91,6 +91,8 @@ public:
 	bool started = false;
 	gbs_report_fn report = nullptr;
 	void *report_ctx = nullptr;
+	const char *const *counter_names = nullptr; // the running point's, by id
+	size_t ncounters = 0;                       // entries of counter_names
 	std::vector<Run> pending; // the last point's runs, until emit()
 	bool hold = false;        // the JSON waits for release(): context keys known at the end
 	std::unique_ptr<Context> held_context; // the context, while held
@@ -188,18 +190,14 @@ private:
 	void forward(const Run &run)
 	{
 		std::string name = run.benchmark_name();
-		std::vector<std::string> keys;
 		gbs_counter counters[GBS_MAX_COUNTERS];
 		size_t n = 0;
 
-		for (const auto &kv : run.counters) {
-			if (n == GBS_MAX_COUNTERS)
-				break;
-			keys.push_back(kv.first);
-			counters[n++].value = kv.second.value;
+		for (size_t id = 0; id < ncounters && n < GBS_MAX_COUNTERS; id++) {
+			auto it = run.counters.find(counter_names[id]);
+			if (it != run.counters.end())
+				counters[n++] = { (unsigned)id, it->second.value };
 		}
-		for (size_t i = 0; i < n; i++)
-			counters[i].name = keys[i].c_str();
 		gbs_run r;
 		r.name = name.c_str();
 		r.aggregate = run.run_type == Run::RT_Aggregate ? run.aggregate_name.c_str() : "";
@@ -312,7 +310,8 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 			gbs_counter c[GBS_MAX_COUNTERS];
 			size_t n = p.end(p.ctx, c);
 			for (size_t i = 0; i < n; i++)
-				state.counters[c[i].name] = benchmark::Counter(c[i].value);
+				state.counters[p.counter_names[c[i].id]] =
+					benchmark::Counter(c[i].value);
 		});
 	b->UseManualTime();
 	b->ComputeStatistics("min", stat_min);
@@ -327,6 +326,8 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 		k->report(k->ctx, r);
 	};
 	tee.report_ctx = &counting;
+	tee.counter_names = p.counter_names;
+	tee.ncounters = p.ncounters;
 	benchmark::RunSpecifiedBenchmarks(&tee, ".");
 	benchmark::ClearRegisteredBenchmarks();
 	tee.report = nullptr;

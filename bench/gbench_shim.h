@@ -14,16 +14,23 @@
 extern "C" {
 #endif
 
+/*
+ * One counter of a run, named by its index into the point's counter_names: the C side never
+ * compares names; only the shim turns ids into Google Benchmark's counters, which it keys by name.
+ */
 struct gbs_counter {
-	const char *name;
-	double value;
+	unsigned id;  /* index into gbs_point.counter_names */
+	double value; /* of the repetition, or of the aggregate */
 };
 
+/* The most counters a point may name: the shim's per-run arrays hold this many. */
 #define GBS_MAX_COUNTERS 8
 
 /* One benchmark: a name and callbacks into the C harness. */
 struct gbs_point {
 	const char *name;
+	const char *const *counter_names; /* by id, as the console and the JSON show them */
+	size_t ncounters;                  /* ids in counter_names, at most GBS_MAX_COUNTERS */
 	double min_time;  /* seconds per repetition; <= 0 leaves Google Benchmark's setting */
 	int repetitions;  /* <= 0 leaves Google Benchmark's setting (--benchmark_repetitions) */
 	/*
@@ -34,7 +41,7 @@ struct gbs_point {
 	void *ctx;
 	void (*begin)(void *ctx);   /* before every run (calibration runs and repetitions) */
 	double (*batch)(void *ctx); /* one timed batch; returns its makespan in seconds */
-	/* after every run: fill out[] (at most GBS_MAX_COUNTERS) and return how many */
+	/* after every run: fill out[] (each id once, below ncounters) and return how many */
 	size_t (*end)(void *ctx, struct gbs_counter *out);
 };
 
@@ -46,7 +53,7 @@ struct gbs_run {
 	int64_t iterations; /* batches x batch_iterations */
 	double seconds;     /* manual time per iteration, i.e. per call (repetitions only) */
 	size_t ncounters;
-	const struct gbs_counter *counters;
+	const struct gbs_counter *counters; /* those of the point's counters the run reported */
 };
 
 typedef void (*gbs_report_fn)(void *ctx, const struct gbs_run *run);

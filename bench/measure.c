@@ -43,10 +43,14 @@ struct stat {
 	bool have_cv;
 };
 
+/* The counters of a point, by their gbs_counter id. */
 enum counter {
 	C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_CPU_SHARE, C_READ_GBPS,
 	C_WRITE_GBPS, C_COUNT
 };
+
+/* end() may report every counter at once, and the shim's arrays hold GBS_MAX_COUNTERS. */
+_Static_assert(C_COUNT <= GBS_MAX_COUNTERS, "more counters than gbench_shim.h carries");
 
 static const char *const counter_name[C_COUNT] = {
 	[C_GBPS] = "GB/s", [C_NS_CALL] = "ns/call", [C_TICKS_CALL] = "ticks/call",
@@ -170,35 +174,26 @@ static size_t end(void *ctx, struct gbs_counter *out)
 	if (rs->writers)
 		lines = written / rs->writers / 64.0;
 	/* read and write over the same makespan: they add up to the total in every repetition */
-	out[n++] = (struct gbs_counter){ counter_name[C_GBPS], (written + read) / (double)rs->ns };
+	out[n++] = (struct gbs_counter){ C_GBPS, (written + read) / (double)rs->ns };
 	if (point_mixed(rs->p)) {
-		out[n++] = (struct gbs_counter){ counter_name[C_READ_GBPS], read / (double)rs->ns };
-		out[n++] = (struct gbs_counter){ counter_name[C_WRITE_GBPS], written / (double)rs->ns };
+		out[n++] = (struct gbs_counter){ C_READ_GBPS, read / (double)rs->ns };
+		out[n++] = (struct gbs_counter){ C_WRITE_GBPS, written / (double)rs->ns };
 	}
-	out[n++] = (struct gbs_counter){ counter_name[C_NS_CALL], (double)rs->ns / calls };
+	out[n++] = (struct gbs_counter){ C_NS_CALL, (double)rs->ns / calls };
 	if (rs->env->tsc_hz > 0) {
-		out[n++] = (struct gbs_counter){ counter_name[C_TICKS_CALL], (double)rs->ticks / calls };
+		out[n++] = (struct gbs_counter){ C_TICKS_CALL, (double)rs->ticks / calls };
 		if (lines > 0) /* a read-only mix writes no line */
-			out[n++] = (struct gbs_counter){ counter_name[C_TICKS_LINE],
-							 (double)rs->ticks / lines };
+			out[n++] = (struct gbs_counter){ C_TICKS_LINE, (double)rs->ticks / lines };
 	}
 	if (rs->env->cycles)
-		out[n++] = (struct gbs_counter){ counter_name[C_CYCLES_CALL],
-			(double)rs->cycles / rs->p->threads / calls };
+		out[n++] = (struct gbs_counter){ C_CYCLES_CALL,
+						 (double)rs->cycles / rs->p->threads / calls };
 	/* the makespan is the slowest thread's: the least CPU any thread got is what matters */
 	for (unsigned i = 0; i < rs->p->threads; i++)
 		if (rs->wall_ns[i] && (double)rs->cpu_ns[i] / (double)rs->wall_ns[i] < share)
 			share = (double)rs->cpu_ns[i] / (double)rs->wall_ns[i];
-	out[n++] = (struct gbs_counter){ counter_name[C_CPU_SHARE], share };
+	out[n++] = (struct gbs_counter){ C_CPU_SHARE, share };
 	return n;
-}
-
-static int counter_index(const char *name)
-{
-	for (int c = 0; c < C_COUNT; c++)
-		if (!strcmp(name, counter_name[c]))
-			return c;
-	return -1;
 }
 
 void point_history_free(struct point_history *h)
@@ -228,12 +223,8 @@ static void history_add(struct run_state *rs, const struct gbs_counter *c, size_
 	row = h->v + (size_t)h->nrep++ * C_COUNT;
 	for (int k = 0; k < C_COUNT; k++)
 		row[k] = NAN;
-	for (size_t i = 0; i < n; i++) {
-		int k = counter_index(c[i].name);
-
-		if (k >= 0)
-			row[k] = c[i].value;
-	}
+	for (size_t i = 0; i < n; i++)
+		row[c[i].id] = c[i].value;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -324,12 +315,10 @@ static void report(void *ctx, const struct gbs_run *r)
 		rs->rep_cap = rs->rep_gbps && rs->rep_read ? (int)r->repetitions : 0;
 	}
 	for (size_t i = 0; i < r->ncounters; i++) {
-		int c = counter_index(r->counters[i].name);
+		unsigned c = r->counters[i].id;
 		double v = r->counters[i].value;
 		struct stat *s;
 
-		if (c < 0)
-			continue;
 		if (!*r->aggregate && rs->nrep < rs->rep_cap && c == C_GBPS)
 			rs->rep_gbps[rs->nrep] = v;
 		if (!*r->aggregate && rs->nrep < rs->rep_cap && c == C_READ_GBPS)
@@ -666,7 +655,8 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 {
 	struct pool *pool = env->pool;
 	struct gbs_point gp = {
-		.name = p->name, .min_time = env->o->min_time,
+		.name = p->name, .counter_names = counter_name, .ncounters = C_COUNT,
+		.min_time = env->o->min_time,
 		.repetitions = rounds_repetitions(env->o->repetitions, env->o->rounds),
 		.ctx = rs, .begin = begin, .batch = batch, .end = end,
 	};
