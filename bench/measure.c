@@ -67,6 +67,7 @@ struct point_history {
 struct run_state {
 	const struct measure_env *env;
 	const struct point *p;
+	struct pool_task *task;    /* what the pool runs for p; calibration switches its stall */
 	struct point_history *hist; /* the point's repetitions over every round, this one's added */
 	int hist_base;             /* hist->nrep before this round: a re-measured attempt restarts */
 	bool hist_failed;          /* out of memory while adding to hist */
@@ -132,7 +133,7 @@ static bool grow(double **a, double **b, size_t n, size_t *cap)
 static double batch(void *ctx)
 {
 	struct run_state *rs = ctx;
-	struct batch_time bt = pool_batch(rs->env->pool, rs->p->threads, rs->passes);
+	struct batch_time bt = pool_batch(rs->env->pool, rs->task, rs->passes);
 
 	if (grow(&rs->batch_ns, &rs->skew, rs->nbatch, &rs->batch_cap)) {
 		rs->batch_ns[rs->nbatch] = (double)bt.ns;
@@ -373,10 +374,9 @@ static int mixed_plan(struct pool *pool, const struct point *p, unsigned i)
 		layout = RW_LAYOUT_spread;
 		t->signals_stop = writes && split.readers;
 		t->reads_until_stop = !writes && split.writers;
-		pool->writers += t->signals_stop;
 	}
 	plan_free(&t->plan);
-	t->plan_mode = -1; /* not a store plan: never reused as one */
+	t->store_plan = false; /* never reused as a store plan */
 	if (!plan_rw(&t->plan, p->ws, p->call, r, layout)) {
 		fprintf(stderr, "storebench run: out of memory for the plan of %s\n", p->name);
 		return -1;
@@ -385,19 +385,16 @@ static int mixed_plan(struct pool *pool, const struct point *p, unsigned i)
 }
 
 /* Buffers big enough for p on every active thread, and each thread's plan and base. */
-static int prepare(const struct measure_env *env, const struct point *p)
+static int prepare(const struct measure_env *env, const struct point *p,
+		   const struct pool_task *task)
 {
 	struct pool *pool = env->pool;
-	size_t need = point_region_bytes(p);
 	bool grow = false;
 
 	for (unsigned i = 0; i < p->threads; i++)
-		grow |= pool->t[i].buf.len < need;
+		grow |= pool->t[i].buf.len < task->alloc_len;
 	if (grow) {
-		pool->alloc_len = need;
-		pool->pages = env->o->pages;
-		pool->bind = env->o->bind;
-		pool_run(pool, TASK_ALLOC, p->threads);
+		pool_run(pool, JOB_ALLOC, task);
 		for (unsigned i = 0; i < p->threads; i++)
 			if (!pool->t[i].ok) {
 				fprintf(stderr, "storebench run: thread %u (CPU %d): %s\n", i,
@@ -405,7 +402,6 @@ static int prepare(const struct measure_env *env, const struct point *p)
 				return -1;
 			}
 	}
-	pool->writers = 0;
 	for (unsigned i = 0; i < p->threads; i++) {
 		struct pool_thread *t = &pool->t[i];
 
@@ -417,15 +413,16 @@ static int prepare(const struct measure_env *env, const struct point *p)
 			continue;
 		}
 		/* random plans are costly to draw: keep one built for the same shape */
-		if (t->plan_mode != (int)p->mode || t->plan_call != p->call || t->plan_ws != p->ws ||
-		    !t->plan.calls) {
+		if (!t->store_plan || t->plan_mode != p->mode || t->plan_call != p->call ||
+		    t->plan_ws != p->ws || !t->plan.calls) {
 			plan_free(&t->plan);
 			if (!plan_store(&t->plan, p->mode, p->call, p->ws, 0x5eed0000ull + i)) {
 				fprintf(stderr, "storebench run: out of memory for the plan of %s\n",
 					p->name);
 				return -1;
 			}
-			t->plan_mode = (int)p->mode;
+			t->store_plan = true;
+			t->plan_mode = p->mode;
 			t->plan_call = p->call;
 			t->plan_ws = p->ws;
 		}
@@ -433,12 +430,13 @@ static int prepare(const struct measure_env *env, const struct point *p)
 	return 0;
 }
 
-static uint64_t median_ns(struct pool *pool, unsigned threads, uint64_t passes, int runs)
+static uint64_t median_ns(struct pool *pool, const struct pool_task *task, uint64_t passes,
+			  int runs)
 {
 	uint64_t v[16];
 
 	for (int i = 0; i < runs; i++) {
-		uint64_t x = pool_batch(pool, threads, passes).ns;
+		uint64_t x = pool_batch(pool, task, passes).ns;
 		int j = i;
 
 		for (; j > 0 && v[j - 1] > x; j--)
@@ -456,18 +454,18 @@ static uint64_t median_ns(struct pool *pool, unsigned threads, uint64_t passes, 
  * a pass was timed makes it look slow and the batch short, which the second timing sees and
  * corrects (a stall in the zero-pass batches only makes batches longer).
  */
-static uint64_t calibrate(struct pool *pool, const struct point *p, double floor_ns)
+static uint64_t calibrate(struct pool *pool, struct pool_task *task, uint64_t stall_ns,
+			  double floor_ns)
 {
 	uint64_t aim = (uint64_t)(BATCH_AIM * floor_ns), overhead, k = 1, t, pass, passes;
-	uint64_t stall = pool->stall_ns;
 
-	pool->stall_ns = 0; /* --inject-stall hits the batches that time work, not the barrier */
-	overhead = median_ns(pool, p->threads, 0, 9);
+	task->stall_ns = 0; /* --inject-stall hits the batches that time work, not the barrier */
+	overhead = median_ns(pool, task, 0, 9);
 	if (overhead > OVERHEAD_AIM_MAX * (uint64_t)floor_ns / OVERHEAD_SHARE)
 		overhead = OVERHEAD_AIM_MAX * (uint64_t)floor_ns / OVERHEAD_SHARE;
-	pool->stall_ns = stall;
+	task->stall_ns = stall_ns;
 	for (;;) {
-		t = median_ns(pool, p->threads, k, CALIBRATION_SAMPLES);
+		t = median_ns(pool, task, k, CALIBRATION_SAMPLES);
 		if ((t >= 20 * overhead && t >= aim / 20) || k >= (1ull << 40))
 			break;
 		k *= 4;
@@ -480,13 +478,13 @@ static uint64_t calibrate(struct pool *pool, const struct point *p, double floor
 		passes = (aim + pass - 1) / pass;
 	for (int i = 0; i < CALIBRATION_CHECKS; i++) {
 		if (passes != k)
-			t = median_ns(pool, p->threads, passes, CALIBRATION_SAMPLES);
+			t = median_ns(pool, task, passes, CALIBRATION_SAMPLES);
 		if ((double)t >= floor_ns)
 			break;
 		k = passes;
 		passes = (uint64_t)((double)passes * (double)aim / (double)(t ? t : 1)) + 1;
 	}
-	pool->stall_ns = 0;
+	task->stall_ns = 0;
 	return passes;
 }
 
@@ -670,8 +668,8 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	rs->writers = 0;
 	memset(rs->have, 0, sizeof rs->have);
 	memset(rs->st, 0, sizeof rs->st);
-	pool->stall_ns = stall ? (uint64_t)(env->o->stall_ms * 1e6) : 0;
-	rs->passes = calibrate(pool, p, env->o->quality.batch_ns_min);
+	rs->passes = calibrate(pool, rs->task, stall ? (uint64_t)(env->o->stall_ms * 1e6) : 0,
+			       env->o->quality.batch_ns_min);
 	rs->calls_per_thread = rs->passes * pool->t[0].plan.calls;
 	for (unsigned i = 0; i < p->threads; i++) {
 		const struct pool_thread *t = &pool->t[i];
@@ -691,6 +689,13 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		  struct point_history **hist, struct csv_row *row, struct point_result *res)
 {
 	struct pool *pool = env->pool;
+	struct pool_task task = {
+		.active = p->threads, .alloc_len = point_region_bytes(p), .pages = env->o->pages,
+		.bind = env->o->bind, .store = p->k->fn, .load = env->o->load->fn,
+		.fill = (int)env->o->fill, .prefill = (int)env->o->prefill,
+		.slowdown = env->o->slowdown_pct / 100.0,
+		.late_ns = (uint64_t)(env->o->skew_us * 1e3),
+	};
 	struct run_state rs;
 	unsigned q;
 	bool ok = true, oom = false;
@@ -700,6 +705,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	memset(&rs, 0, sizeof rs);
 	rs.env = env;
 	rs.p = p;
+	rs.task = &task;
 	if (!*hist)
 		*hist = calloc(1, sizeof **hist);
 	rs.hist = *hist;
@@ -712,15 +718,9 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		return -1;
 	}
 	rs.hist_base = rs.hist->nrep;
-	if (prepare(env, p))
+	if (prepare(env, p, &task))
 		return -1;
-	pool->store = p->k->fn;
-	pool->load = env->o->load->fn;
-	pool->fill = (int)env->o->fill;
-	pool->prefill = (int)env->o->prefill;
-	pool->slowdown = env->o->slowdown_pct / 100.0;
-	pool->late_ns = (uint64_t)(env->o->skew_us * 1e3);
-	pool_run(pool, TASK_PREFILL, p->threads);
+	pool_run(pool, JOB_PREFILL, &task);
 	/* short batches or an outlier: what calibration got wrong or a passing stall, so once more */
 	q = attempt(env, p, &rs, env->stall);
 	if (q & (QUALITY_SHORT_BATCH | QUALITY_OUTLIER)) {
@@ -729,7 +729,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		q = attempt(env, p, &rs, env->stall);
 	}
 	gbs_emit(true);
-	pool_run(pool, TASK_VERIFY, p->threads);
+	pool_run(pool, JOB_VERIFY, &task);
 	for (unsigned i = 0; i < p->threads; i++)
 		ok &= pool->t[i].ok;
 	if (!ok)

@@ -66,12 +66,13 @@ static uint64_t thread_cpu_ns(void)
 static void batch(struct pool_thread *t)
 {
 	struct pool *p = t->pool;
+	const struct pool_task *task = p->task;
 	uint64_t cy0 = 0, wall0 = mono_ns(), cpu0 = thread_cpu_ns(); /* a syscall: before the barrier */
 
 	barrier(p);
-	if (p->late_ns && p->active > 1 && t == &p->t[p->active - 1]) {
+	if (task->late_ns && p->active > 1 && t == &p->t[p->active - 1]) {
 		/* diagnostic: this thread starts late, as one woken late on a busy CPU does */
-		uint64_t until = mono_ns() + p->late_ns;
+		uint64_t until = mono_ns() + task->late_ns;
 
 		while (mono_ns() < until)
 			_mm_pause();
@@ -81,21 +82,21 @@ static void batch(struct pool_thread *t)
 	t->t0_ns = mono_ns();
 	t->c0 = tsc_read();
 	if (t->reads_until_stop)
-		t->read_bytes = plan_read_until(&t->plan, t->base, p->load, &p->stop);
+		t->read_bytes = plan_read_until(&t->plan, t->base, task->load, &p->stop);
 	else
-		plan_run(&t->plan, t->base, p->store, p->load, p->fill, p->passes);
-	if (p->slowdown > 0 && !t->reads_until_stop) {
+		plan_run(&t->plan, t->base, task->store, task->load, task->fill, p->passes);
+	if (task->slowdown > 0 && !t->reads_until_stop) {
 		/* diagnostic: a real, proportional loss of throughput inside the timed window */
 		uint64_t work = mono_ns() - t->t0_ns;
-		uint64_t until = t->t0_ns + work + (uint64_t)((double)work * p->slowdown);
+		uint64_t until = t->t0_ns + work + (uint64_t)((double)work * task->slowdown);
 
 		while (mono_ns() < until)
 			_mm_pause();
 	}
-	if (p->stall_ns && t == p->t) {
+	if (task->stall_ns && t == p->t) {
 		/* diagnostic: off the CPU inside the timed window, as a descheduled thread is */
-		struct timespec ts = { (time_t)(p->stall_ns / 1000000000u),
-				       (long)(p->stall_ns % 1000000000u) };
+		struct timespec ts = { (time_t)(task->stall_ns / 1000000000u),
+				       (long)(task->stall_ns % 1000000000u) };
 
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
@@ -117,26 +118,27 @@ static size_t span(const struct pool_thread *t)
 	return (size_t)(t->base - t->buf.region) + t->plan.region_bytes + VERIFY_GUARD;
 }
 
-static void do_task(struct pool_thread *t)
+static void do_job(struct pool_thread *t)
 {
 	struct pool *p = t->pool;
+	const struct pool_task *task = p->task;
 
-	switch (p->task) {
-	case TASK_ALLOC:
+	switch (p->job) {
+	case JOB_ALLOC:
 		buffer_free(&t->buf);
-		t->ok = buffer_alloc(&t->buf, p->alloc_len, p->pages, p->bind, t->node, t->err,
-				     sizeof t->err);
+		t->ok = buffer_alloc(&t->buf, task->alloc_len, task->pages, task->bind, t->node,
+				     t->err, sizeof t->err);
 		break;
-	case TASK_PREFILL:
+	case JOB_PREFILL:
 		/* also the pre-fault: every page of the span is touched by its own thread */
-		memset(t->buf.region - VERIFY_GUARD, p->prefill, span(t) + VERIFY_GUARD);
+		memset(t->buf.region - VERIFY_GUARD, task->prefill, span(t) + VERIFY_GUARD);
 		break;
-	case TASK_BATCH:
+	case JOB_BATCH:
 		batch(t);
 		break;
-	case TASK_VERIFY:
-		t->ok = plan_verify(&t->plan, t->base, (unsigned char)p->fill,
-				    (unsigned char)p->prefill, VERIFY_GUARD, &t->bad);
+	case JOB_VERIFY:
+		t->ok = plan_verify(&t->plan, t->base, (unsigned char)task->fill,
+				    (unsigned char)task->prefill, VERIFY_GUARD, &t->bad);
 		break;
 	default:
 		break;
@@ -150,7 +152,7 @@ static void *worker(void *arg)
 	unsigned seen = 0;
 	char why[160];
 
-	if (t->cycles_fd == -2)
+	if (t->open_cycles)
 		t->cycles_fd = cycles_open(why, sizeof why);
 	for (;;) {
 		uint64_t since = mono_ns();
@@ -168,41 +170,51 @@ static void *worker(void *arg)
 			since = mono_ns();
 		}
 		seen = g;
-		if (p->task == TASK_EXIT)
+		if (p->job == JOB_EXIT)
 			return NULL;
-		do_task(t);
+		do_job(t);
 		atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
 	}
 }
 
-void pool_run(struct pool *p, enum pool_task task, unsigned active)
+/* Hand job to threads [0, active) and, unless they are to exit, wait for all of them. */
+static void dispatch(struct pool *p, enum pool_job job, const struct pool_task *task,
+		     unsigned active)
 {
-	unsigned wake = task == TASK_EXIT ? p->nthreads : active;
-
+	p->job = job;
 	p->task = task;
 	p->active = active;
 	atomic_store(&p->done, 0);
 	p->gen++;
-	for (unsigned i = 1; i < wake; i++) {
+	for (unsigned i = 1; i < active; i++) {
 		atomic_store(&p->t[i].go, p->gen);
 		if (atomic_load(&p->t[i].sleeping))
 			futex_wake(&p->t[i].go);
 	}
-	if (task != TASK_EXIT)
-		do_task(&p->t[0]);
-	while (task != TASK_EXIT && atomic_load_explicit(&p->done, memory_order_acquire) + 1 < wake)
+	if (job != JOB_EXIT)
+		do_job(&p->t[0]);
+	while (job != JOB_EXIT && atomic_load_explicit(&p->done, memory_order_acquire) + 1 < active)
 		_mm_pause();
 }
 
-struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes)
+void pool_run(struct pool *p, enum pool_job job, const struct pool_task *task)
+{
+	dispatch(p, job, task, task->active);
+}
+
+struct batch_time pool_batch(struct pool *p, const struct pool_task *task, uint64_t passes)
 {
 	struct batch_time bt = { 0, 0, 0, 0, 0 };
 	uint64_t t0 = UINT64_MAX, t1 = 0, c0 = UINT64_MAX, c1 = 0, last0 = 0;
+	unsigned active = task->active;
 
 	p->passes = passes;
+	p->writers = 0;
+	for (unsigned i = 0; i < active; i++)
+		p->writers += p->t[i].signals_stop;
 	atomic_store(&p->writers_done, 0);
 	atomic_store(&p->stop, p->writers == 0);
-	pool_run(p, TASK_BATCH, active);
+	pool_run(p, JOB_BATCH, task);
 	for (unsigned i = 0; i < active; i++) {
 		const struct pool_thread *t = &p->t[i];
 
@@ -284,7 +296,7 @@ bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, b
 		pthread_attr_t attr;
 
 		/* counters are per thread: each worker opens its own, on its own CPU */
-		p->t[i].cycles_fd = p->t[0].cycles_fd >= 0 ? -2 : -1;
+		p->t[i].open_cycles = p->t[0].cycles_fd >= 0;
 		set = one_cpu(cpus[i], &size);
 		pthread_attr_init(&attr);
 		rc = set ? pthread_attr_setaffinity_np(&attr, size, set) : ENOMEM;
@@ -306,7 +318,7 @@ void pool_stop(struct pool *p)
 {
 	if (!p->t)
 		return;
-	pool_run(p, TASK_EXIT, 0);
+	dispatch(p, JOB_EXIT, NULL, p->nthreads);
 	for (unsigned i = 1; i < p->nthreads; i++)
 		pthread_join(p->t[i].tid, NULL);
 	for (unsigned i = 0; i < p->nthreads; i++) {

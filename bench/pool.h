@@ -14,7 +14,27 @@
 #include "buffer.h"
 #include "plan.h"
 
-enum pool_task { TASK_ALLOC, TASK_PREFILL, TASK_BATCH, TASK_VERIFY, TASK_EXIT };
+/* What pool_run has each active thread do. */
+enum pool_job { JOB_ALLOC, JOB_PREFILL, JOB_BATCH, JOB_VERIFY, JOB_EXIT };
+
+/*
+ * What a point asks of the pool, in the caller's hands: passed to every pool_run and pool_batch
+ * and read by the threads only while those run, so no caller writes the pool's own fields (each
+ * thread's plan, base and split role are still set by measure.c).
+ */
+struct pool_task {
+	unsigned active;         /* threads [0, active) take part */
+	size_t alloc_len;        /* ALLOC: usable bytes per thread */
+	enum page_policy pages;  /* ALLOC: the buffers' page size */
+	struct membind bind;     /* ALLOC: the buffers' NUMA binding */
+	store_fn store;          /* BATCH: the point's store kernel */
+	load_fn load;            /* BATCH: the read kernel of a read/write mix */
+	int fill;                /* BATCH: the byte stored; VERIFY: the byte the plan must leave */
+	int prefill;             /* PREFILL: laid over every span; VERIFY: what must stay around */
+	double slowdown;         /* BATCH: extra busy time as a fraction of the work time */
+	uint64_t stall_ns;       /* BATCH: thread 0 sleeps this long in its timed window */
+	uint64_t late_ns;        /* BATCH, 2+ threads: the last starts this long past the barrier */
+};
 
 /* One thread's state; aligned so threads never share a cache line. */
 struct pool_thread {
@@ -22,9 +42,11 @@ struct pool_thread {
 	_Atomic int sleeping;             /* waiting on go with futex */
 	int cpu, node;
 	int cycles_fd;          /* -1 when cycles cannot be counted */
+	bool open_cycles;       /* the worker opens cycles_fd: a counter counts its own CPU */
 	struct buffer buf;
 	struct plan plan;       /* this thread's work for the current point */
-	int plan_mode;          /* the shape plan was built for, so it is rebuilt only on change */
+	bool store_plan;        /* plan stores the shape below: the next point may reuse it */
+	enum ws_mode plan_mode; /* the shape plan was built for, so it is rebuilt only on change */
 	uint64_t plan_call, plan_ws;
 	char *base;             /* plan's region start: buf.region + misalign */
 	bool reads_until_stop;  /* split reader: runs its read plan until the last writer is done */
@@ -48,20 +70,12 @@ struct pool {
 	unsigned nthreads;        /* threads started (the largest thread count of the run) */
 	struct pool_thread *t;
 	unsigned gen;             /* last generation dispatched */
-	/* the current task, read-only while it runs */
-	enum pool_task task;
+	/* the current job, read-only while it runs */
+	enum pool_job job;
+	const struct pool_task *task; /* the caller's, while pool_run runs it */
 	unsigned active;          /* threads [0, active) take part */
 	uint64_t passes;          /* BATCH: plan passes per thread */
-	store_fn store;
-	load_fn load;
-	int fill, prefill;
-	size_t alloc_len;         /* ALLOC: usable bytes per thread */
-	enum page_policy pages;
-	struct membind bind;
-	double slowdown;          /* BATCH: extra busy time as a fraction of the work time */
-	uint64_t stall_ns;        /* BATCH: thread 0 sleeps this long in its timed window */
-	uint64_t late_ns;         /* BATCH: the last of 2+ threads starts this long after the barrier */
-	unsigned writers;         /* BATCH, split: threads with signals_stop */
+	unsigned writers;         /* BATCH, split: active threads with signals_stop */
 	_Alignas(64) _Atomic unsigned writers_done;
 	atomic_bool stop;         /* BATCH, split: set by the last writer to finish */
 	_Alignas(64) _Atomic unsigned arrived; /* start barrier */
@@ -83,10 +97,10 @@ bool pool_start(struct pool *p, unsigned n, const int *cpus, const int *nodes, b
 		char *err, size_t errlen);
 void pool_stop(struct pool *p);
 
-/* Run the task set up in p on threads [0, active) and wait for all of them. */
-void pool_run(struct pool *p, enum pool_task task, unsigned active);
+/* Run job for task on threads [0, task->active) and wait for all of them. */
+void pool_run(struct pool *p, enum pool_job job, const struct pool_task *task);
 
-/* One timed batch of passes passes on threads [0, active). */
-struct batch_time pool_batch(struct pool *p, unsigned active, uint64_t passes);
+/* One timed batch of passes passes of task on threads [0, task->active). */
+struct batch_time pool_batch(struct pool *p, const struct pool_task *task, uint64_t passes);
 
 #endif
