@@ -13,8 +13,9 @@ import subprocess
 import sys
 import tempfile
 
+from testlib import installed_commands
+
 CMAKE, BUILD, SOURCE = sys.argv[1:4]
-SOURCE_ONLY = ("setup", "test", "package")  # scripts that drive a source tree: not installed
 TINY = ["--kernels", "memset", "--call", "4KiB,64KiB", "--threads", "1", "--repetitions", "1",
         "--min-time", "0.001"]
 FAILS = []
@@ -24,14 +25,6 @@ def check(cond, what):
     if not cond:
         FAILS.append(what)
     return cond
-
-
-def commands():
-    """The scripts/ commands an install must carry: executable files without a dot."""
-    src = os.path.join(SOURCE, "scripts")
-    return sorted(n for n in os.listdir(src)
-                  if "." not in n and n not in SOURCE_ONLY and os.path.isfile(os.path.join(src, n))
-                  and os.access(os.path.join(src, n), os.X_OK))
 
 
 def main():
@@ -80,7 +73,7 @@ def installed(prefix, work):
           f"storebench list from the prefix: exit {r.returncode} {r.stderr[-500:]}")
 
     # Every scripts/ command has its bin/ wrapper, and each answers --help (run: measured below).
-    for name in commands():
+    for name in installed_commands(SOURCE):
         wrapper = os.path.join(bindir, "storebench-" + name)
         if not check(os.access(wrapper, os.X_OK), f"bin/storebench-{name} installed"):
             continue
@@ -128,14 +121,14 @@ def installed(prefix, work):
 
     # The scripts find the installed binary through their wrapper even when bin/ is not on PATH.
     bare = dict(env, PATH="/usr/bin:/bin")
-    if "nightly" in commands():
+    if "nightly" in installed_commands(SOURCE):
         r = run(os.path.join(bindir, "storebench-nightly"), "--print-machine-id", env=bare)
         check(r.returncode == 0 and r.stdout.strip() == meta.get("machine_id", r.stdout.strip()),
               f"storebench-nightly finds its binary off PATH: {r.stderr[-500:]}")
 
     # storebench-history outside any repository (a scratch one), a bare repository as the remote,
     # the machine id from the installed nightly, no git identity (HOME is empty): saved, restored.
-    if "history" in commands():
+    if "history" in installed_commands(SOURCE):
         remote, mid = os.path.join(work, "history.git"), run("storebench-nightly",
                                                              "--print-machine-id").stdout.strip()
         subprocess.run(["git", "init", "-q", "--bare", remote], check=True)

@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from testlib import signal_at_point
+
 SB, PART = os.path.abspath(sys.argv[1]), sys.argv[2]
 TINY = ["--kernels", "memset", "--threads", "1", "--call", "4KiB", "--repetitions", "1",
         "--min-time", "0.001"]
@@ -225,11 +227,7 @@ def stopped(sig, status):
         a = os.path.join(d, "a.csv")
         p = subprocess.Popen([SB, "run"] + SWEEP + ["--csv", a], cwd=d,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        err = ""
-        while "point 3/" not in err and p.poll() is None:
-            err += p.stderr.readline()
-        p.send_signal(sig)
-        err += p.communicate(timeout=120)[1]
+        err = signal_at_point(p, sig)
         check(p.returncode == status, f"signal {sig}: exit {p.returncode}, want {status}")
         n = complete_pair(a, os.path.join(d, "a.json"), f"signal {sig}")
         check(2 <= n < 11, f"signal {sig}: stopped mid-sweep with complete files ({n} rows)")

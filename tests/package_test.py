@@ -13,8 +13,9 @@ import sys
 import tempfile
 import gzip
 
+from testlib import installed_commands
+
 CPACK, BUILD, SOURCE = sys.argv[1:4]
-SOURCE_ONLY = ("setup", "test", "package")
 # What dpkg-shlibdeps must find the binary linking (Debian 12 names them libbenchmark1debian,
 # libcpuid16, libhwloc15, libnuma1), and what the scripts run.
 LIBS = (r"libbenchmark\d\w*", r"libcpuid\d+", r"libhwloc\d+", r"libnuma\d+")
@@ -26,13 +27,6 @@ def check(cond, what):
     if not cond:
         FAILS.append(what)
     return cond
-
-
-def commands():
-    src = os.path.join(SOURCE, "scripts")
-    return sorted(n for n in os.listdir(src)
-                  if "." not in n and n not in SOURCE_ONLY and os.path.isfile(os.path.join(src, n))
-                  and os.access(os.path.join(src, n), os.X_OK))
 
 
 def field(deb, name):
@@ -70,7 +64,7 @@ def main(top):
             "/usr/share/bash-completion/completions/storebench",
             "/usr/share/doc/storebench/copyright", "/usr/share/doc/storebench/changelog.gz",
             "/usr/share/doc/storebench/README.md"}
-    for name in commands():
+    for name in installed_commands(SOURCE):
         want |= {f"/usr/bin/storebench-{name}", f"/usr/share/man/man1/storebench-{name}.1.gz",
                  f"/usr/share/storebench/scripts/{name}"}
     for w in sorted(want - files):

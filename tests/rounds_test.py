@@ -13,6 +13,8 @@ import sys
 import tempfile
 import time
 
+import testlib
+
 SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
 PROGRESS = re.compile(r"^storebench: round (\d+)/(\d+) point (\d+)/(\d+) .*  (\S+)$")
@@ -30,15 +32,7 @@ def run(args, cwd):
 
 
 def read_csv(path):
-    meta, rows = {}, []
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("# "):
-                k, _, v = line[2:].partition("=")
-                meta[k] = v
-            elif line:
-                rows.append(line.split(","))
+    meta, rows = testlib.read_csv(path)
     return meta, [dict(zip(COLUMNS, r)) for r in rows[1:]], rows[0] if rows else []
 
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 
+from testlib import read_csv, signal_at_point
+
 SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
 failures = []
@@ -33,19 +35,6 @@ def kernels():
     head = lines[0].split("\t")
     rows = [dict(zip(head, line.split("\t"))) for line in lines[1:]]
     return {r["name"]: r["available"] == "yes" for r in rows}
-
-
-def read_csv(path):
-    meta, rows = {}, []
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("# "):
-                k, _, v = line[2:].partition("=")
-                meta[k] = v
-            elif line:
-                rows.append(line.split(","))
-    return meta, rows
 
 
 def vector_kernel(avail):
@@ -296,13 +285,7 @@ def stop_by_signal(sig, status):
                               "--threads", "1", "--min-time", "0.05", "--repetitions", "3",
                               "--csv", csv], cwd=d, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True)
-        # in the third point (the progress line says so: with the drift canary, rows come at
-        # the end)
-        err = ""
-        while "point 3/" not in err and p.poll() is None:
-            err += p.stderr.readline()
-        p.send_signal(sig)
-        err += p.communicate(timeout=120)[1]
+        err = signal_at_point(p, sig)
         check(p.returncode == status, f"signal {sig}: exit {p.returncode}, want {status}")
         meta, rows = read_csv(csv)
         data = rows[1:]

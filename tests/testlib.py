@@ -1,0 +1,42 @@
+# testlib.py — what several Python test drivers share: reading a storebench CSV, the installable
+# scripts/ commands, and stopping a running sweep at a known point.  Python 3 standard library;
+# the drivers import it from their own directory (tests/ is sys.path[0] when CTest runs them).
+
+import os
+
+SOURCE_ONLY = ("setup", "test", "package")  # scripts that drive a source tree: not installed
+
+
+def read_csv(path):
+    """(metadata dict from the '# key=value' lines, every other non-empty line split at commas,
+    header first).  Fields with quoted commas are not split correctly: storebench's tests use none."""
+    meta, rows = {}, []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# "):
+                k, _, v = line[2:].partition("=")
+                meta[k] = v
+            elif line:
+                rows.append(line.split(","))
+    return meta, rows
+
+
+def installed_commands(source):
+    """The scripts/ commands an install must carry: executable files without a dot, less the
+    ones that drive a source tree."""
+    src = os.path.join(source, "scripts")
+    return sorted(n for n in os.listdir(src)
+                  if "." not in n and n not in SOURCE_ONLY and os.path.isfile(os.path.join(src, n))
+                  and os.access(os.path.join(src, n), os.X_OK))
+
+
+def signal_at_point(proc, sig, point=3, timeout=120):
+    """Wait until storebench's progress line (stderr, one line per point off a terminal) reaches
+    `point`, send sig, and return all of stderr once it exits.  The progress line, not the CSV,
+    says when: with the drift canary the rows are written at the end."""
+    err = ""
+    while "point %d/" % point not in err and proc.poll() is None:
+        err += proc.stderr.readline()
+    proc.send_signal(sig)
+    return err + proc.communicate(timeout=timeout)[1]
