@@ -31,6 +31,17 @@ def run(args, cwd):
     return subprocess.run([SB, "run"] + args, cwd=cwd, capture_output=True, text=True)
 
 
+def refused(cases):
+    """Each (args, what) is bad input: one stderr line, exit 2, no file in the directory."""
+    for args, what in cases:
+        with tempfile.TemporaryDirectory() as e:
+            r = run(SWEEP + args, e)
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and os.listdir(e) == [],
+                  f"{what}: exit {r.returncode}, {lines}, files {os.listdir(e)}")
+            print(f"ok: {what}: {r.stderr.strip()}")
+
+
 def read_csv(path):
     meta, rows = testlib.read_csv(path)
     return meta, [dict(zip(COLUMNS, r)) for r in rows[1:]], rows[0] if rows else []
@@ -103,17 +114,10 @@ def rounds():
         print(f"ok: 3 rounds x 12 points, seeded shuffle replayed, statistics over 6 repetitions")
 
         # bad values: one line, exit 2, no file
-        for args, what in ((["--rounds", "0"], "zero rounds"), (["--rounds", "2.5"], "fraction"),
-                           (["--rounds", "1001"], "beyond the limit"),
-                           (["--seed", "-1"], "negative seed"),
-                           (["--seed", "18446744073709551616"], "seed beyond 2^64-1"),
-                           (["--seed", "0x10"], "hex seed")):
-            with tempfile.TemporaryDirectory() as e:
-                r = run(SWEEP + args, e)
-                lines = r.stderr.strip().splitlines()
-                check(r.returncode == 2 and len(lines) == 1 and os.listdir(e) == [],
-                      f"{what}: exit {r.returncode}, {lines}, files {os.listdir(e)}")
-                print(f"ok: {what}: {r.stderr.strip()}")
+        refused(((["--rounds", "0"], "zero rounds"), (["--rounds", "2.5"], "fraction"),
+                 (["--rounds", "1001"], "beyond the limit"), (["--seed", "-1"], "negative seed"),
+                 (["--seed", "18446744073709551616"], "seed beyond 2^64-1"),
+                 (["--seed", "0x10"], "hex seed")))
 
         # stopped in a later round: every point measured so far has its row, with the rounds it got
         p = subprocess.Popen([SB, "run"] + SWEEP + ["--min-time", "0.02", "--repetitions", "5",
@@ -173,14 +177,8 @@ def canary():
         meta, rows, _ = read_csv(os.path.join(d, "off.csv"))
         check(r.returncode == 0 and meta.get("canary") == "off" and "canary_series" not in meta
               and not any("drift" in x["quality"] for x in rows), "--canary off")
-        for args, what in ((["--canary", "yes"], "canary neither on nor off"),
-                           (["--canary-period", "0.5"], "canary period below 1 s")):
-            with tempfile.TemporaryDirectory() as e:
-                r = run(SWEEP + args, e)
-                lines = r.stderr.strip().splitlines()
-                check(r.returncode == 2 and len(lines) == 1 and os.listdir(e) == [],
-                      f"{what}: exit {r.returncode}, {lines}, files {os.listdir(e)}")
-                print(f"ok: {what}: {r.stderr.strip()}")
+        refused(((["--canary", "yes"], "canary neither on nor off"),
+                 (["--canary-period", "0.5"], "canary period below 1 s")))
 
         # real drift: a second storebench storing to DRAM on every CPU joins after the starting
         # sample (the run is held with SIGSTOP until the hog stores); the canary must leave its
