@@ -419,6 +419,17 @@ static void late_preamble(struct outfiles *of, const char *meta, const struct ca
 	csv_header(of->csv_stream);
 }
 
+/* Before the first point: stop the pool, remove both files, exit status 1. */
+static int abandon(struct outfiles *of, struct pool *pool, struct measure_env *env)
+{
+	pool_stop(pool);
+	measure_env_free(env);
+	gbs_close();
+	outfiles_discard(of);
+	outfiles_guard(NULL);
+	return 1;
+}
+
 static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	       struct run_mem *mem)
 {
@@ -559,17 +570,17 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		outfiles_guard(NULL);
 		return 1;
 	}
-	if (o->canary && !canary_start(&mem->canary, o, err, sizeof err)) {
-		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
-		pool_stop(&pool);
-		gbs_close();
-		outfiles_discard(&of);
-		outfiles_guard(NULL);
-		return 1;
-	}
 	env.pool = &pool;
 	env.o = o;
 	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
+	if (!measure_env_init(&env)) {
+		fprintf(stderr, "storebench run: out of memory for the threads' plans\n");
+		return abandon(&of, &pool, &env);
+	}
+	if (o->canary && !canary_start(&mem->canary, o, err, sizeof err)) {
+		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
+		return abandon(&of, &pool, &env);
+	}
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
 	progress_start(weight, npts, o->rounds);
 	for (k = 0; k < nmeasure && !signals_pending(); k++) {
@@ -626,6 +637,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	if (!failed)
 		write_rows(&of, slots, &next_row, npts, row, &done, &flagged, &failed, &werr);
 	pool_stop(&pool);
+	measure_env_free(&env);
 	progress_end();
 	rc = gbs_close();
 	if (rc && !failed) {

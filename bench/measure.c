@@ -347,16 +347,33 @@ static void report(void *ctx, const struct gbs_run *r)
 		history_add(rs, r->counters, r->ncounters);
 }
 
+bool measure_env_init(struct measure_env *env)
+{
+	env->plans = calloc(env->pool->nthreads, sizeof *env->plans);
+	env->work = calloc(env->pool->nthreads, sizeof *env->work);
+	return env->plans && env->work;
+}
+
+void measure_env_free(struct measure_env *env)
+{
+	for (unsigned i = 0; env->plans && i < env->pool->nthreads; i++)
+		plan_cache_free(&env->plans[i]);
+	free(env->plans);
+	free(env->work);
+	env->plans = NULL;
+	env->work = NULL;
+}
+
 /*
  * Thread i's plan for a read/write point.  interleave: the mix over its own region.  split: a
  * writer stores its whole region in chunk calls, a reader loads its region in chunk calls; while
  * there are writers, readers keep reading until the last writer is done (pool.c), so the bytes
  * they manage next to that store kernel are the measurement.
  */
-static int mixed_plan(struct pool *pool, const struct point *p, unsigned i)
+static int mixed_plan(const struct measure_env *env, const struct point *p, unsigned i)
 {
 	static const struct rw_ratio all_write = { 1, 1, "100" }, all_read = { 0, 1, "0" };
-	struct pool_thread *t = &pool->t[i];
+	struct pool_work *w = &env->work[i];
 	const struct rw_ratio *r = &p->rw;
 	enum rw_layout layout = p->rw_layout;
 	struct rw_split split;
@@ -372,19 +389,18 @@ static int mixed_plan(struct pool *pool, const struct point *p, unsigned i)
 		writes = rw_split_role(&split, i) == RW_WRITE;
 		r = writes ? &all_write : &all_read;
 		layout = RW_LAYOUT_spread;
-		t->signals_stop = writes && split.readers;
-		t->reads_until_stop = !writes && split.writers;
+		w->signals_stop = writes && split.readers;
+		w->reads_until_stop = !writes && split.writers;
 	}
-	plan_free(&t->plan);
-	t->store_plan = false; /* never reused as a store plan */
-	if (!plan_rw(&t->plan, p->ws, p->call, r, layout)) {
+	w->plan = plan_cache_rw(&env->plans[i], p->ws, p->call, r, layout);
+	if (!w->plan) {
 		fprintf(stderr, "storebench run: out of memory for the plan of %s\n", p->name);
 		return -1;
 	}
 	return 0;
 }
 
-/* Buffers big enough for p on every active thread, and each thread's plan and base. */
+/* Buffers big enough for p on every active thread, and each thread's part of the task. */
 static int prepare(const struct measure_env *env, const struct point *p,
 		   const struct pool_task *task)
 {
@@ -403,28 +419,19 @@ static int prepare(const struct measure_env *env, const struct point *p,
 			}
 	}
 	for (unsigned i = 0; i < p->threads; i++) {
-		struct pool_thread *t = &pool->t[i];
+		struct pool_work *w = &env->work[i];
 
-		t->base = t->buf.region + p->misalign;
-		t->reads_until_stop = t->signals_stop = false;
+		*w = (struct pool_work){ .offset = p->misalign };
 		if (point_mixed(p)) {
-			if (mixed_plan(pool, p, i))
+			if (mixed_plan(env, p, i))
 				return -1;
 			continue;
 		}
-		/* random plans are costly to draw: keep one built for the same shape */
-		if (!t->store_plan || t->plan_mode != p->mode || t->plan_call != p->call ||
-		    t->plan_ws != p->ws || !t->plan.calls) {
-			plan_free(&t->plan);
-			if (!plan_store(&t->plan, p->mode, p->call, p->ws, 0x5eed0000ull + i)) {
-				fprintf(stderr, "storebench run: out of memory for the plan of %s\n",
-					p->name);
-				return -1;
-			}
-			t->store_plan = true;
-			t->plan_mode = p->mode;
-			t->plan_call = p->call;
-			t->plan_ws = p->ws;
+		w->plan = plan_cache_store(&env->plans[i], p->mode, p->call, p->ws,
+					   0x5eed0000ull + i);
+		if (!w->plan) {
+			fprintf(stderr, "storebench run: out of memory for the plan of %s\n", p->name);
+			return -1;
 		}
 	}
 	return 0;
@@ -488,17 +495,18 @@ static uint64_t calibrate(struct pool *pool, struct pool_task *task, uint64_t st
 	return passes;
 }
 
-static void verify_failed(const struct pool *pool, const struct point *p)
+static void verify_failed(const struct measure_env *env, const struct point *p)
 {
 	for (unsigned i = 0; i < p->threads; i++) {
-		const struct pool_thread *t = &pool->t[i];
+		const struct pool_thread *t = &env->pool->t[i];
 
 		if (t->ok)
 			continue;
 		fprintf(stderr,
 			"storebench run: %s: verification failed on thread %u: byte at region "
-			"offset %lld is 0x%02x\n",
-			p->name, i, (long long)(t->bad - t->base), (unsigned char)*t->bad);
+			"offset %llu is 0x%02x\n",
+			p->name, i, (unsigned long long)t->bad,
+			(unsigned char)t->buf.region[env->work[i].offset + t->bad]);
 		return;
 	}
 }
@@ -670,14 +678,14 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	memset(rs->st, 0, sizeof rs->st);
 	rs->passes = calibrate(pool, rs->task, stall ? (uint64_t)(env->o->stall_ms * 1e6) : 0,
 			       env->o->quality.batch_ns_min);
-	rs->calls_per_thread = rs->passes * pool->t[0].plan.calls;
+	rs->calls_per_thread = rs->passes * env->work[0].plan->calls;
 	for (unsigned i = 0; i < p->threads; i++) {
-		const struct pool_thread *t = &pool->t[i];
+		const struct pool_work *w = &env->work[i];
 
-		rs->write_bytes += rs->passes * t->plan.write_bytes;
-		rs->writers += t->plan.write_bytes > 0;
-		if (!t->reads_until_stop)
-			rs->read_bytes += rs->passes * t->plan.read_bytes;
+		rs->write_bytes += rs->passes * w->plan->write_bytes;
+		rs->writers += w->plan->write_bytes > 0;
+		if (!w->reads_until_stop)
+			rs->read_bytes += rs->passes * w->plan->read_bytes;
 	}
 	gp.batch_iterations = (int64_t)rs->calls_per_thread;
 	gbs_run_point(&gp, report, rs);
@@ -694,7 +702,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		.bind = env->o->bind, .store = p->k->fn, .load = env->o->load->fn,
 		.fill = (int)env->o->fill, .prefill = (int)env->o->prefill,
 		.slowdown = env->o->slowdown_pct / 100.0,
-		.late_ns = (uint64_t)(env->o->skew_us * 1e3),
+		.late_ns = (uint64_t)(env->o->skew_us * 1e3), .work = env->work,
 	};
 	struct run_state rs;
 	unsigned q;
@@ -718,8 +726,11 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		return -1;
 	}
 	rs.hist_base = rs.hist->nrep;
-	if (prepare(env, p, &task))
+	if (prepare(env, p, &task)) {
+		free(rs.cpu_ns);
+		free(rs.wall_ns);
 		return -1;
+	}
 	pool_run(pool, JOB_PREFILL, &task);
 	/* short batches or an outlier: what calibration got wrong or a passing stall, so once more */
 	q = attempt(env, p, &rs, env->stall);
@@ -733,7 +744,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	for (unsigned i = 0; i < p->threads; i++)
 		ok &= pool->t[i].ok;
 	if (!ok)
-		verify_failed(pool, p);
+		verify_failed(env, p);
 	/* a later round: the row's numbers are over every round, and so is their judgement */
 	if (++rs.hist->rounds > 1) {
 		if (rs.hist_failed || !stats_from_history(&rs)) {

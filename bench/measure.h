@@ -19,7 +19,14 @@ struct measure_env {
 	double tsc_hz;       /* 0 when the TSC is not invariant: ticks columns stay empty */
 	bool cycles;         /* perf_event_open works for every pool thread */
 	bool stall;          /* --inject-stall applies to this point's calibrations */
+	struct plan_cache *plans; /* one per pool thread: its plan, kept from point to point */
+	struct pool_work *work;   /* one per pool thread: its part of the point being measured */
 };
+
+/* env->plans and env->work for every thread of env->pool; false when out of memory. */
+bool measure_env_init(struct measure_env *env);
+
+void measure_env_free(struct measure_env *env);
 
 /* What a measured point says about itself beyond its row. */
 struct point_result {

@@ -95,6 +95,31 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof *p);
 }
 
+const struct plan *plan_cache_store(struct plan_cache *c, enum ws_mode mode, uint64_t call,
+				    uint64_t ws, uint64_t seed)
+{
+	if (c->store && c->mode == mode && c->call == call && c->ws == ws && c->seed == seed)
+		return &c->plan;
+	plan_cache_free(c);
+	if (!plan_store(&c->plan, mode, call, ws, seed))
+		return NULL;
+	*c = (struct plan_cache){ c->plan, true, mode, call, ws, seed };
+	return &c->plan;
+}
+
+const struct plan *plan_cache_rw(struct plan_cache *c, uint64_t region, uint64_t chunk,
+				 const struct rw_ratio *r, enum rw_layout l)
+{
+	plan_cache_free(c);
+	return plan_rw(&c->plan, region, chunk, r, l) ? &c->plan : NULL;
+}
+
+void plan_cache_free(struct plan_cache *c)
+{
+	plan_free(&c->plan);
+	memset(c, 0, sizeof *c);
+}
+
 /* Append one chunk as an op, or extend the last op of the current span when it continues it. */
 static bool add_chunk(struct plan *p, size_t *cap, size_t span, const struct rw_chunk *ch,
 		      uint64_t shift)

@@ -75,6 +75,29 @@ bool plan_rw(struct plan *p, uint64_t region, uint64_t chunk, const struct rw_ra
 
 void plan_free(struct plan *p);
 
+/*
+ * One thread's plan kept from point to point by whoever runs the points (measure.c): a store
+ * plan is rebuilt only when its shape changes, since random plans are costly to draw and a sweep
+ * measures every kernel on one shape in a row; a read/write plan is cheap and always rebuilt.
+ */
+struct plan_cache {
+	struct plan plan;   /* the last plan built; empty before the first */
+	bool store;         /* plan is plan_store() of the shape below, reusable as such */
+	enum ws_mode mode;  /* that shape: working-set mode, */
+	uint64_t call, ws;  /* call and working-set bytes, */
+	uint64_t seed;      /* and the seed of its random offsets */
+};
+
+/* plan_store() of this shape, built only if the cache holds another; NULL when out of memory. */
+const struct plan *plan_cache_store(struct plan_cache *c, enum ws_mode mode, uint64_t call,
+				    uint64_t ws, uint64_t seed);
+
+/* plan_rw() of this mix, always built; NULL when out of memory. */
+const struct plan *plan_cache_rw(struct plan_cache *c, uint64_t region, uint64_t chunk,
+				 const struct rw_ratio *r, enum rw_layout l);
+
+void plan_cache_free(struct plan_cache *c);
+
 /* Run passes passes of p with base as the region start. */
 void plan_run(const struct plan *p, char *base, store_fn store, load_fn load, int fill,
 	      uint64_t passes);

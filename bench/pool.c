@@ -63,10 +63,11 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void batch(struct pool_thread *t)
+static void batch(struct pool_thread *t, const struct pool_work *w)
 {
 	struct pool *p = t->pool;
 	const struct pool_task *task = p->task;
+	char *base = t->buf.region + w->offset;
 	uint64_t cy0 = 0, wall0 = mono_ns(), cpu0 = thread_cpu_ns(); /* a syscall: before the barrier */
 
 	barrier(p);
@@ -81,11 +82,11 @@ static void batch(struct pool_thread *t)
 		cy0 = cycles_read(t->cycles_fd);
 	t->t0_ns = mono_ns();
 	t->c0 = tsc_read();
-	if (t->reads_until_stop)
-		t->read_bytes = plan_read_until(&t->plan, t->base, task->load, &p->stop);
+	if (w->reads_until_stop)
+		t->read_bytes = plan_read_until(w->plan, base, task->load, &p->stop);
 	else
-		plan_run(&t->plan, t->base, task->store, task->load, task->fill, p->passes);
-	if (task->slowdown > 0 && !t->reads_until_stop) {
+		plan_run(w->plan, base, task->store, task->load, task->fill, p->passes);
+	if (task->slowdown > 0 && !w->reads_until_stop) {
 		/* diagnostic: a real, proportional loss of throughput inside the timed window */
 		uint64_t work = mono_ns() - t->t0_ns;
 		uint64_t until = t->t0_ns + work + (uint64_t)((double)work * task->slowdown);
@@ -102,7 +103,7 @@ static void batch(struct pool_thread *t)
 			;
 	}
 	/* the split window is the writers' work: the last one to finish ends the readers' */
-	if (t->signals_stop &&
+	if (w->signals_stop &&
 	    atomic_fetch_add_explicit(&p->writers_done, 1, memory_order_acq_rel) + 1 == p->writers)
 		atomic_store_explicit(&p->stop, true, memory_order_release);
 	t->c1 = tsc_read();
@@ -113,15 +114,17 @@ static void batch(struct pool_thread *t)
 }
 
 /* Bytes from the region start that prefill and verify cover: misalignment + plan + guard. */
-static size_t span(const struct pool_thread *t)
+static size_t span(const struct pool_work *w)
 {
-	return (size_t)(t->base - t->buf.region) + t->plan.region_bytes + VERIFY_GUARD;
+	return w->offset + w->plan->region_bytes + VERIFY_GUARD;
 }
 
 static void do_job(struct pool_thread *t)
 {
 	struct pool *p = t->pool;
 	const struct pool_task *task = p->task;
+	const struct pool_work *w = task && task->work ? &task->work[t - p->t] : NULL;
+	const char *bad;
 
 	switch (p->job) {
 	case JOB_ALLOC:
@@ -131,14 +134,15 @@ static void do_job(struct pool_thread *t)
 		break;
 	case JOB_PREFILL:
 		/* also the pre-fault: every page of the span is touched by its own thread */
-		memset(t->buf.region - VERIFY_GUARD, task->prefill, span(t) + VERIFY_GUARD);
+		memset(t->buf.region - VERIFY_GUARD, task->prefill, span(w) + VERIFY_GUARD);
 		break;
 	case JOB_BATCH:
-		batch(t);
+		batch(t, w);
 		break;
 	case JOB_VERIFY:
-		t->ok = plan_verify(&t->plan, t->base, (unsigned char)task->fill,
-				    (unsigned char)task->prefill, VERIFY_GUARD, &t->bad);
+		t->ok = plan_verify(w->plan, t->buf.region + w->offset, (unsigned char)task->fill,
+				    (unsigned char)task->prefill, VERIFY_GUARD, &bad);
+		t->bad = t->ok ? 0 : (uint64_t)(bad - (t->buf.region + w->offset));
 		break;
 	default:
 		break;
@@ -211,7 +215,7 @@ struct batch_time pool_batch(struct pool *p, const struct pool_task *task, uint6
 	p->passes = passes;
 	p->writers = 0;
 	for (unsigned i = 0; i < active; i++)
-		p->writers += p->t[i].signals_stop;
+		p->writers += task->work[i].signals_stop;
 	atomic_store(&p->writers_done, 0);
 	atomic_store(&p->stop, p->writers == 0);
 	pool_run(p, JOB_BATCH, task);
@@ -224,7 +228,7 @@ struct batch_time pool_batch(struct pool *p, const struct pool_task *task, uint6
 		c0 = t->c0 < c0 ? t->c0 : c0;
 		c1 = t->c1 > c1 ? t->c1 : c1;
 		bt.cycles += t->cyc;
-		bt.read_bytes += t->reads_until_stop ? t->read_bytes : 0;
+		bt.read_bytes += task->work[i].reads_until_stop ? t->read_bytes : 0;
 	}
 	bt.ns = t1 - t0;
 	bt.skew_ns = last0 - t0;
@@ -323,7 +327,6 @@ void pool_stop(struct pool *p)
 		pthread_join(p->t[i].tid, NULL);
 	for (unsigned i = 0; i < p->nthreads; i++) {
 		buffer_free(&p->t[i].buf);
-		plan_free(&p->t[i].plan);
 		if (p->t[i].cycles_fd >= 0)
 			close(p->t[i].cycles_fd);
 	}

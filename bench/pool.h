@@ -17,10 +17,18 @@
 /* What pool_run has each active thread do. */
 enum pool_job { JOB_ALLOC, JOB_PREFILL, JOB_BATCH, JOB_VERIFY, JOB_EXIT };
 
+/* One thread's part of a task: which plan it runs, where, and its role in a split mix. */
+struct pool_work {
+	const struct plan *plan; /* PREFILL, BATCH, VERIFY: its calls, owned by the caller */
+	size_t offset;           /* the plan's region start past the buffer's: the misalignment */
+	bool reads_until_stop;   /* split reader: runs its read plan until the last writer is done */
+	bool signals_stop;       /* split writer: one of the writers the readers wait for */
+};
+
 /*
  * What a point asks of the pool, in the caller's hands: passed to every pool_run and pool_batch
- * and read by the threads only while those run, so no caller writes the pool's own fields (each
- * thread's plan, base and split role are still set by measure.c).
+ * and read by the threads only while those run.  The pool owns its threads and their buffers,
+ * nothing else, so no caller writes a pool field and no plan outlives its owner unnoticed.
  */
 struct pool_task {
 	unsigned active;         /* threads [0, active) take part */
@@ -34,6 +42,7 @@ struct pool_task {
 	double slowdown;         /* BATCH: extra busy time as a fraction of the work time */
 	uint64_t stall_ns;       /* BATCH: thread 0 sleeps this long in its timed window */
 	uint64_t late_ns;        /* BATCH, 2+ threads: the last starts this long past the barrier */
+	const struct pool_work *work; /* PREFILL, BATCH, VERIFY: thread i's part at work[i] */
 };
 
 /* One thread's state; aligned so threads never share a cache line. */
@@ -43,14 +52,7 @@ struct pool_thread {
 	int cpu, node;
 	int cycles_fd;          /* -1 when cycles cannot be counted */
 	bool open_cycles;       /* the worker opens cycles_fd: a counter counts its own CPU */
-	struct buffer buf;
-	struct plan plan;       /* this thread's work for the current point */
-	bool store_plan;        /* plan stores the shape below: the next point may reuse it */
-	enum ws_mode plan_mode; /* the shape plan was built for, so it is rebuilt only on change */
-	uint64_t plan_call, plan_ws;
-	char *base;             /* plan's region start: buf.region + misalign */
-	bool reads_until_stop;  /* split reader: runs its read plan until the last writer is done */
-	bool signals_stop;      /* split writer: one of the writers the readers wait for */
+	struct buffer buf;      /* this thread's memory, first touched on its own CPU */
 	/* results of the last task */
 	uint64_t t0_ns, t1_ns;  /* batch start and end, CLOCK_MONOTONIC_RAW */
 	uint64_t c0, c1;        /* the same instants in TSC ticks */
@@ -60,7 +62,7 @@ struct pool_thread {
 	uint64_t wall_ns;       /* wall time across the same span: cpu_ns well below it means the
 				 * CPU was shared with other work while the batch ran */
 	bool ok;                /* last ALLOC/VERIFY succeeded */
-	const char *bad;        /* VERIFY: first wrong byte */
+	uint64_t bad;           /* VERIFY: the first wrong byte's offset from the plan's region */
 	char err[200];          /* ALLOC: why it failed */
 	struct pool *pool;
 	pthread_t tid;
@@ -75,7 +77,7 @@ struct pool {
 	const struct pool_task *task; /* the caller's, while pool_run runs it */
 	unsigned active;          /* threads [0, active) take part */
 	uint64_t passes;          /* BATCH: plan passes per thread */
-	unsigned writers;         /* BATCH, split: active threads with signals_stop */
+	unsigned writers;         /* BATCH, split: active threads whose work signals_stop */
 	_Alignas(64) _Atomic unsigned writers_done;
 	atomic_bool stop;         /* BATCH, split: set by the last writer to finish */
 	_Alignas(64) _Atomic unsigned arrived; /* start barrier */
