@@ -1,6 +1,7 @@
 /*
- * test_plan.c — the runner's per-thread plans: byte accounting of each working-set mode, and that
- * verification catches a kernel that stores too little, too much, or nothing.
+ * test_plan.c — the runner's per-thread plans: byte accounting of each working-set mode, that
+ * verification catches a kernel that stores too little, too much, or nothing, and that the plan
+ * cache rebuilds exactly when the shape changes.
  * Plain C, no ISA flags; the "kernels" here are deliberately wrong stand-ins built on memset.
  */
 #include <stdio.h>
@@ -99,6 +100,44 @@ static bool run_and_verify(const struct plan *p, store_fn store, size_t misalign
 	return ok;
 }
 
+/*
+ * The cache keeps a store plan while the shape stays (a marker written into its random offsets
+ * survives) and draws it again when any of mode, call, ws or seed changes or a mix was built.
+ */
+static void check_cache(void)
+{
+	static const struct rw_ratio half = { 1, 2, "50" };
+	const uint64_t marker = 3 * 256;
+	struct plan_cache c = { 0 };
+	const struct plan *p;
+
+	p = plan_cache_store(&c, WS_RANDOM, 256, 256 * 512, 7);
+	CHECK(p && p->noffsets == 512, "cache: first random plan");
+	((struct plan *)p)->offsets[0] = marker;
+	p = plan_cache_store(&c, WS_RANDOM, 256, 256 * 512, 7);
+	CHECK(p && p->offsets[0] == marker, "cache: the same shape was drawn again");
+	struct { enum ws_mode mode; uint64_t call, ws, seed; } other[] = {
+		{ WS_RANDOM, 256, 256 * 512, 8 }, { WS_RANDOM, 512, 256 * 512, 7 },
+		{ WS_RANDOM, 256, 256 * 1024, 7 }, { WS_COLD, 256, 256 * 512, 7 },
+	};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+		p = plan_cache_store(&c, WS_RANDOM, 256, 256 * 512, 7);
+		((struct plan *)p)->offsets[0] = marker;
+		p = plan_cache_store(&c, other[i].mode, other[i].call, other[i].ws, other[i].seed);
+		CHECK(p && p->call_bytes == other[i].call && p->region_bytes == other[i].ws,
+		      "cache: change %zu built the wrong plan", i);
+		p = plan_cache_store(&c, WS_RANDOM, 256, 256 * 512, 7);
+		CHECK(p && p->offsets[0] != marker, "cache: change %zu kept the old plan", i);
+	}
+	((struct plan *)p)->offsets[0] = marker;
+	p = plan_cache_rw(&c, 4096, 64, &half, RW_LAYOUT_spread);
+	CHECK(p && p->read_bytes == 2048 && p->write_bytes == 2048, "cache: mix plan");
+	p = plan_cache_store(&c, WS_RANDOM, 256, 256 * 512, 7);
+	CHECK(p && p->noffsets == 512 && p->offsets[0] != marker, "cache: a mix left a store plan");
+	plan_cache_free(&c);
+	CHECK(!c.plan.ops && !c.plan.offsets && !c.store, "cache: free left a plan");
+}
+
 int main(void)
 {
 	static const struct {
@@ -152,5 +191,6 @@ int main(void)
 		plan_free(&p);
 	}
 	check_mixed();
+	check_cache();
 	return test_result("ok: plans account and verify");
 }
