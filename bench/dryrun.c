@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buffer.h"
+#include "canary.h"
 #include "footprint.h"
 #include "options.h"
 #include "rounds.h"
@@ -72,6 +73,20 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
 		s += (double)point_region_bytes(p) * p->threads / rate;
 	}
 	return s;
+}
+
+/*
+ * The drift canary's cost around a sweep of sweep_s seconds: its first touch, then one sample at
+ * the start, one per canary period of sweep and one at the end, each CANARY_PASSES calls of one
+ * thread at the DRAM rate.  *samples gets their count.
+ */
+static double canary_seconds(const struct run_opts *o, double sweep_s, size_t *samples)
+{
+	double bytes = (double)canary_bytes(o);
+
+	*samples = 2 + (size_t)(sweep_s / o->canary_period_s);
+	return bytes / (DRYRUN_FAULT_MBPS * 1e6) +
+	       (double)*samples * CANARY_PASSES * bytes / (DRYRUN_GBPS_DRAM * 1e9);
 }
 
 /* The stated time budget of a preset in minutes (plan_rules.h), 0 when it has none. */
@@ -166,7 +181,7 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 	int reps = rounds_repetitions(o->repetitions > 0 ? o->repetitions : GB_DEFAULT_REPETITIONS,
 				      o->rounds);
 	double min_time = o->min_time > 0 ? o->min_time : GB_DEFAULT_MIN_TIME_S, total = 0, group = 0;
-	size_t regimes[4] = { 0 }, in_group = 0;
+	size_t regimes[4] = { 0 }, in_group = 0, samples;
 	struct footprint f;
 	char h1[32], h2[32];
 	bool fits;
@@ -223,6 +238,15 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 		fprintf(out, "node=%u memory_peak_bytes=%llu memory_bytes=%llu fits=%s  # %s of %s\n",
 			o->topo->node[k].os, f.node_peak[k], have,
 			!have ? "unknown" : f.node_peak[k] <= have ? "yes" : "no", h1, h2);
+	}
+	if (o->canary) {
+		double s = canary_seconds(o, total, &samples);
+
+		human_bytes(canary_bytes(o), h1, sizeof h1);
+		fprintf(out, "canary_samples=%zu canary_s=%.1f  # one thread's %s over %s, first "
+			     "touch + %d passes per sample\n", samples, s, CANARY_KERNEL, h1,
+			CANARY_PASSES);
+		total += s;
 	}
 	human_seconds(total, h1, sizeof h1);
 	fprintf(out, "estimated_s=%.0f  # %s, by the model above\n", total, h1);

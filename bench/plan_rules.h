@@ -34,7 +34,9 @@
  * verification) plus first touch of grown buffers at DRYRUN_FAULT_MBPS per thread, at most
  * DRYRUN_FAULT_TOTAL_GBPS for the process: the rate of a 4 KiB-page KVM guest (this project's
  * test VM first-touches 0.34 GB/s per thread, under 0.5 GB/s for two), so on bare metal, where
- * faults are several times faster, the estimate errs long.
+ * faults are several times faster, the estimate errs long.  The drift canary adds its first touch
+ * and its samples (one thread at DRYRUN_GBPS_DRAM); a point that quality.h has measured a second
+ * time costs that again, which no model can know beforehand.
  */
 #define DRYRUN_GBPS_L1D 100
 #define DRYRUN_GBPS_L2 50
@@ -54,7 +56,8 @@
 	" passes (calibration, prefill, verification), once per round with ceil(repetitions / " \
 	"rounds) repetitions, + first touch of grown buffers at " \
 	PLAN_STR(DRYRUN_FAULT_MBPS) " MB/s per thread, at most " PLAN_STR(DRYRUN_FAULT_TOTAL_GBPS) \
-	" GB/s in all"
+	" GB/s in all; the canary's samples at the DRAM rate; a point measured twice (quality " \
+	"short_batch or outlier) is not priced"
 
 /*
  * Time budgets of the presets that scale with the machine: their dry-run estimate on every

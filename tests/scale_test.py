@@ -111,6 +111,23 @@ def test_presets():
                 print(f"ok: {name} {preset}: {s.get('points')} points, peak "
                       f"{int(s['memory_peak_bytes']) / 2**30:.1f} GiB, estimated "
                       f"{s.get('estimated_s')} s (budget {s.get('budget_s')} s)")
+    canary_priced()
+
+
+def canary_priced():
+    """The drift canary is in the estimate: a sample at the start, one per period of sweep and
+    one at the end, and the estimate grows by exactly its stated cost."""
+    name = "synthetic-turin-2s-nps4"
+    base = ["--preset", "quick", *replay_args(name)]
+    _, _, off = plan(*base, "--canary", "off", what=f"{name} quick --canary off")
+    _, _, on = plan(*base, "--canary", "on", "--canary-period", "5", what=f"{name} quick canary")
+    sweep = float(off.get("estimated_s", 0))
+    samples, cost = int(on.get("canary_samples", 0)), float(on.get("canary_s", 0))
+    check("canary_samples" not in off, "--canary off: the dry run prices no canary")
+    check(abs(samples - 2 - sweep / 5) < 1.5,
+          f"{name}: {samples} canary samples for a {sweep} s sweep every 5 s")
+    check(cost > 0 and abs(float(on.get("estimated_s", 0)) - sweep - cost) <= 1,
+          f"{name}: estimate {on.get('estimated_s')} s = sweep {sweep} s + canary {cost} s")
 
 
 def test_spread():
