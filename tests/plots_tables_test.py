@@ -7,6 +7,7 @@
        plots_tables_test.py badinput SRCDIR
        plots_tables_test.py shared SRCDIR
        plots_tables_test.py shares SRCDIR
+       plots_tables_test.py steps SRCDIR
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -237,6 +238,60 @@ def shares(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def steps(src):
+    """table --section steps: the plateau rule at its edges (from the fixture's own cache sizes),
+    a point lifted 3x inside a plateau makes both its steps count, a flag on it marks both pairs,
+    and the table prints what the module counts."""
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    from storebench import classes, reader, rows
+    from storebench import steps as st
+    fixture = os.path.join(src, "tests/fixtures/advise-skylake-sp-sweep.csv")
+    sweep = reader.load(fixture)
+    row = rows.curve(sweep.rows)[0]
+    l1, l2, l3 = classes.shares(sweep, row)
+    edges = [(l1 // 4 - 64, None), (l1 // 4, "L1"), (l1 // 2, "L1"), (l1, None), (2 * l1, "L2"),
+             (l2 // 2, "L2"), (l2, None), (2 * l2, "L3"), (l3 // 2, "L3"), (l3, None),
+             (2 * l3, "DRAM"), (64 * l3, "DRAM")]
+    for ws, want in edges:
+        got = st.plateau(sweep, dict(row, ws_bytes=str(ws)))
+        if got != want:
+            fail("steps: a working set of %d bytes is in plateau %s, want %s" % (ws, got, want))
+    found = st.steps(sweep)
+    before = st.summary(found, 0.10)["all"]
+    mids = [(a, b) for a, b in zip(found, found[1:])
+            if (a.kernel, a.threads, a.ws_b) == (b.kernel, b.threads, b.ws_a)]
+    if not mids:
+        fail("steps: the fixture has no point with a plateau neighbour on each side")
+    a, b = mids[0]
+    lifted = [dict(r) for r in sweep.rows]
+    for r in lifted:
+        if (r["kernel"], rows.ival(r, "threads"), rows.ival(r, "ws_bytes")) == (a.kernel, a.threads, a.ws_b):
+            r["gbps_median"] = str(3 * rows.num(r["gbps_median"]))
+            r["quality"] = "cv"
+    run2 = reader.Run(sweep.path, sweep.meta, sweep.columns, lifted)
+    after = st.summary(st.steps(run2), 0.10)["all"]
+    newly = (a.step <= 0.10) + (b.step <= 0.10)
+    if after[1] - before[1] != newly:
+        fail("steps: lifting %s at %d B 3x added %d steps over 10%%, want %d" % (
+            a.kernel, a.ws_b, after[1] - before[1], newly))
+    was_flagged = a.flagged + b.flagged
+    if after[3] - before[3] != 2 - was_flagged:
+        fail("steps: a flag on the lifted point marked %d more pairs, want %d" % (
+            after[3] - before[3], 2 - was_flagged))
+    r = run([os.path.join(src, "scripts/table"), "--section", "steps", fixture])
+    line = [l.split() for l in r.stdout.splitlines() if l.startswith("all ")]
+    want = [str(before[0]), str(before[1]), "%.1f%%" % (100.0 * before[1] / before[0]),
+            "%.1f%%" % (100 * before[2]), str(before[3])]
+    if r.returncode != 0 or not line or line[0][1:] != want:
+        fail("steps: table's 'all' row %s, want %s (exit %d: %s)" % (
+            line, want, r.returncode, r.stderr.strip()))
+    r = run([os.path.join(src, "scripts/table"), "--section", "steps", "--step-limit", "0", fixture])
+    if r.returncode != 2 or "--step-limit" not in r.stderr:
+        fail("steps: --step-limit 0 exits %d: %s" % (r.returncode, r.stderr.strip()))
+    print("ok: steps: %d pairs, %d over 10%%; a 3x point adds %d" % (before[0], before[1], newly))
+    return 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == "render":
         return render(argv[1], argv[2])
@@ -248,6 +303,8 @@ def main(argv):
         return shared(argv[1])
     if len(argv) == 2 and argv[0] == "shares":
         return shares(argv[1])
+    if len(argv) == 2 and argv[0] == "steps":
+        return steps(argv[1])
     sys.stderr.write(__doc__ + "\n")
     return 2
 
