@@ -29,14 +29,16 @@ static const char *const regime_name[] = { "L1d", "L2", "L3", "DRAM" };
 /* The cache a thread's working set fits in, by this thread count's shares. */
 static enum regime regime_of(const struct point *p, const struct scaled_axes *a)
 {
-	if (p->mode == WS_COLD || p->mode == WS_RANDOM) /* random offsets: beyond L1d at least */
-		return p->ws <= a->words[SW_L2].value ? R_L2
-		       : p->ws <= a->words[SW_L3].value ? R_L3 : R_DRAM;
-	if (p->ws <= a->words[SW_L1D].value)
+	uint64_t ws = point_ws_bytes(p);
+
+	/* random offsets: beyond L1d at least */
+	if (p->kind == POINT_STORE && (p->store.mode == WS_COLD || p->store.mode == WS_RANDOM))
+		return ws <= a->words[SW_L2].value ? R_L2 : ws <= a->words[SW_L3].value ? R_L3 : R_DRAM;
+	if (ws <= a->words[SW_L1D].value)
 		return R_L1D;
-	if (p->ws <= a->words[SW_L2].value)
+	if (ws <= a->words[SW_L2].value)
 		return R_L2;
-	if (a->words[SW_L3].value && p->ws <= a->words[SW_L3].value)
+	if (a->words[SW_L3].value && ws <= a->words[SW_L3].value)
 		return R_L3;
 	return R_DRAM;
 }
@@ -208,8 +210,8 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 		}
 		human_bytes(region, h1, sizeof h1);
 		fprintf(out, "  point=%s ws_bytes=%llu total_bytes=%llu regime=%s est_s=%.3f  # %s per "
-			     "thread\n", p->name, (unsigned long long)p->ws,
-			(unsigned long long)p->ws * p->threads, regime_name[r], s, h1);
+			     "thread\n", p->name, (unsigned long long)point_ws_bytes(p),
+			(unsigned long long)point_ws_bytes(p) * p->threads, regime_name[r], s, h1);
 		regimes[r]++;
 		total += s;
 		group += s;

@@ -176,7 +176,7 @@ static size_t end(void *ctx, struct gbs_counter *out)
 		lines = written / rs->writers / 64.0;
 	/* read and write over the same makespan: they add up to the total in every repetition */
 	out[n++] = (struct gbs_counter){ C_GBPS, (written + read) / (double)rs->ns };
-	if (point_mixed(rs->p)) {
+	if (rs->p->kind == POINT_MIX) {
 		out[n++] = (struct gbs_counter){ C_READ_GBPS, read / (double)rs->ns };
 		out[n++] = (struct gbs_counter){ C_WRITE_GBPS, written / (double)rs->ns };
 	}
@@ -374,15 +374,15 @@ static int mixed_plan(const struct measure_env *env, const struct point *p, unsi
 {
 	static const struct rw_ratio all_write = { 1, 1, "100" }, all_read = { 0, 1, "0" };
 	struct pool_work *w = &env->work[i];
-	const struct rw_ratio *r = &p->rw;
-	enum rw_layout layout = p->rw_layout;
+	const struct rw_ratio *r = &p->mix.rw;
+	enum rw_layout layout = p->mix.layout;
 	struct rw_split split;
 	char err[256];
 
-	if (p->rw_mode == RW_MODE_split) {
+	if (p->mix.mode == RW_MODE_split) {
 		bool writes;
 
-		if (rw_split_init(&split, p->threads, &p->rw, err, sizeof err)) {
+		if (rw_split_init(&split, p->threads, &p->mix.rw, err, sizeof err)) {
 			fprintf(stderr, "storebench run: %s\n", err); /* sweep.c rules it out */
 			return -1;
 		}
@@ -392,7 +392,7 @@ static int mixed_plan(const struct measure_env *env, const struct point *p, unsi
 		w->signals_stop = writes && split.readers;
 		w->reads_until_stop = !writes && split.writers;
 	}
-	w->plan = plan_cache_rw(&env->plans[i], p->ws, p->call, r, layout);
+	w->plan = plan_cache_rw(&env->plans[i], p->mix.region_bytes, p->mix.chunk_bytes, r, layout);
 	if (!w->plan) {
 		fprintf(stderr, "storebench run: out of memory for the plan of %s\n", p->name);
 		return -1;
@@ -422,13 +422,13 @@ static int prepare(const struct measure_env *env, const struct point *p,
 		struct pool_work *w = &env->work[i];
 
 		*w = (struct pool_work){ .offset = p->misalign };
-		if (point_mixed(p)) {
+		if (p->kind == POINT_MIX) {
 			if (mixed_plan(env, p, i))
 				return -1;
 			continue;
 		}
-		w->plan = plan_cache_store(&env->plans[i], p->mode, p->call, p->ws,
-					   0x5eed0000ull + i);
+		w->plan = plan_cache_store(&env->plans[i], p->store.mode, p->store.call_bytes,
+					   p->store.ws_bytes, 0x5eed0000ull + i);
 		if (!w->plan) {
 			fprintf(stderr, "storebench run: out of memory for the plan of %s\n", p->name);
 			return -1;
@@ -527,7 +527,7 @@ static double read_share(const struct run_state *rs)
 	double *tot, *rd, t = 0, r = 0;
 	int n = rs->nrep;
 
-	if (!point_mixed(rs->p))
+	if (rs->p->kind != POINT_MIX)
 		return 0;
 	if (n == 0) /* aggregates only: their medians */
 		return rs->st[C_READ_GBPS].median /
@@ -564,28 +564,13 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	const struct run_opts *o = env->o;
 	const struct stat *g = &rs->st[C_GBPS];
 	double share = read_share(rs);
-	char pct[16];
 
 	csv_row_clear(row);
-	csv_set(row, COL_kernel, "%s", p->k->name);
-	csv_set(row, COL_kind, "%s", kernel_kind_name(p->k->kind));
-	csv_set(row, COL_width_bytes, "%u", p->k->width);
-	csv_set(row, COL_unroll, "%u", p->k->unroll);
-	csv_set(row, COL_call_bytes, "%llu", (unsigned long long)p->call);
-	csv_set(row, COL_ws_mode, "%s", ws_mode_name[p->mode]);
-	csv_set(row, COL_ws_bytes, "%llu", (unsigned long long)p->ws);
-	csv_set(row, COL_threads, "%u", p->threads);
+	point_columns(p, o, row);
 	csv_set(row, COL_placement, "%s", o->placement.spec);
 	csv_set(row, COL_membind, "%s", o->membind_name);
 	csv_set(row, COL_pages, "%s", page_policy_name[o->pages]);
-	csv_set(row, COL_misalign_bytes, "%u", p->misalign);
 	csv_set(row, COL_fill_byte, "%u", o->fill);
-	csv_set(row, COL_rw_ratio, "%s", rw_ratio_format(&p->rw, pct, sizeof pct));
-	csv_set(row, COL_rw_mode, "%s", rw_mode_name(p->rw_mode));
-	if (!point_mixed(p) || p->rw_mode != RW_MODE_split) /* whole threads: no layout */
-		csv_set(row, COL_rw_layout, "%s", rw_layout_name(p->rw_layout));
-	csv_set(row, COL_chunk_bytes, "%llu", (unsigned long long)p->call);
-	csv_set(row, COL_read_kernel, "%s", point_mixed(p) ? o->load->name : "");
 	csv_set(row, COL_repetitions, "%d", rs->repetitions);
 	if (rs->seen)
 		csv_set(row, COL_iterations, "%lld", (long long)rs->batches);

@@ -1,7 +1,7 @@
 /*
- * sweep.c — enumerating points and naming them for Google Benchmark.
- * Plain C.  Names follow <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>; usually constant axes (ws
- * mode, rw mode and layout, misalignment) appear only when not the default, so names stay stable.
+ * sweep.c — enumerating the points of a run from its option axes.
+ * Plain C.  Each combination of the axes becomes a store point or a read/write mix point, or is
+ * skipped or refused; points are named (point.c) and filtered here, once, before anything runs.
  */
 #include "sweep.h"
 
@@ -10,41 +10,6 @@
 #include <string.h>
 
 #include "gbench_shim.h"
-
-const char *const ws_mode_name[] = {
-	[WS_CALL] = "call", [WS_HOT] = "hot", [WS_COLD] = "cold", [WS_SEQ] = "seq",
-	[WS_RANDOM] = "random",
-};
-
-uint64_t point_region_bytes(const struct point *p)
-{
-	return p->ws + p->misalign;
-}
-
-double point_weight(const struct point *p)
-{
-	return 1 + (double)p->ws * p->threads / (32 << 20);
-}
-
-static void name_point(struct point *p)
-{
-	char ws[48], mis[32] = "", mix[48] = "", pct[16];
-
-	if (p->mode == WS_CALL)
-		snprintf(ws, sizeof ws, "%llu", (unsigned long long)p->ws);
-	else
-		snprintf(ws, sizeof ws, "%s:%llu", ws_mode_name[p->mode], (unsigned long long)p->ws);
-	if (p->misalign)
-		snprintf(mis, sizeof mis, "/misalign:%u", p->misalign);
-	/* the chunk is the call size; mode and layout appear when not the default */
-	if (point_mixed(p) && p->rw_mode != RW_MODE_interleave)
-		snprintf(mix, sizeof mix, "/mode:%s", rw_mode_name(p->rw_mode));
-	else if (point_mixed(p) && p->rw_layout != RW_LAYOUT_spread)
-		snprintf(mix, sizeof mix, "/layout:%s", rw_layout_name(p->rw_layout));
-	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:%s%s%s", p->k->name,
-		 (unsigned long long)p->call, ws, p->threads, rw_ratio_format(&p->rw, pct, sizeof pct),
-		 mix, mis);
-}
 
 static bool has_mode(const struct run_opts *o, enum rw_mode m)
 {
@@ -55,29 +20,31 @@ static bool has_mode(const struct run_opts *o, enum rw_mode m)
 }
 
 /*
- * Turn p into its read/write point: the region each thread walks is the working set (the call
- * for call/hot), walked in calls of the chunk; a split point takes the ratio its whole threads
- * give.  Returns 1 to keep it, 0 to skip it, -1 after the error line when it cannot be measured.
+ * The read/write point of this combination: the region each thread walks is the working set (the
+ * call for call/hot), walked in calls of the chunk; a split point takes the ratio its whole
+ * threads give.  Returns 1 to keep it, 0 to skip it, -1 after the error line when it cannot be
+ * measured.
  */
 static int mix_point(const struct run_opts *o, struct point *p, const struct ws_item *w,
-		     uint64_t chunk, size_t *skipped_rw, size_t *rounded_split)
+		     uint64_t call, size_t *skipped_rw, size_t *rounded_split)
 {
-	uint64_t region = w->mode == WS_CALL || w->mode == WS_HOT ? p->call : w->bytes;
+	struct mix_shape *m = &p->mix;
 	struct rw_split split;
 	char err[256];
 
+	m->region_bytes = w->mode == WS_CALL || w->mode == WS_HOT ? call : w->bytes;
 	if (w->mode == WS_COLD || w->mode == WS_RANDOM) {
 		++*skipped_rw; /* an rw mix walks its region in order */
 		return 0;
 	}
-	if (rw_check_chunk(chunk, region, err, sizeof err)) {
+	if (rw_check_chunk(m->chunk_bytes, m->region_bytes, err, sizeof err)) {
 		fprintf(stderr, "storebench run: %s\n", err);
 		return -1;
 	}
-	if (p->rw_mode == RW_MODE_split) {
-		struct rw_ratio asked = p->rw;
+	if (m->mode == RW_MODE_split) {
+		struct rw_ratio asked = m->rw;
 
-		if (rw_split_init(&split, p->threads, &p->rw, err, sizeof err)) {
+		if (rw_split_init(&split, p->threads, &m->rw, err, sizeof err)) {
 			if (has_mode(o, RW_MODE_interleave)) {
 				++*skipped_rw;
 				return 0;
@@ -85,13 +52,40 @@ static int mix_point(const struct run_opts *o, struct point *p, const struct ws_
 			fprintf(stderr, "storebench run: %s\n", err);
 			return -1;
 		}
-		rw_split_ratio(&split, &p->rw);
-		if (p->rw.write_parts != asked.write_parts || p->rw.total_parts != asked.total_parts)
+		rw_split_ratio(&split, &m->rw);
+		if (m->rw.write_parts != asked.write_parts || m->rw.total_parts != asked.total_parts)
 			++*rounded_split;
 	}
-	p->mode = WS_SEQ;
-	p->call = chunk;
-	p->ws = region;
+	return 1;
+}
+
+/*
+ * The store point of this combination: its working set from the ws item (the call itself for
+ * call/hot).  Returns 1 to keep it, 0 to skip it (a call larger than its working set).
+ */
+static int store_point(const struct run_opts *o, struct point *p, const struct ws_item *w,
+		       size_t *skipped)
+{
+	struct store_shape *st = &p->store;
+
+	switch (st->mode) {
+	case WS_CALL:
+	case WS_HOT:
+		st->ws_bytes = st->call_bytes;
+		break;
+	case WS_COLD:
+		st->ws_bytes = o->cold_bytes > 4 * st->call_bytes ? o->cold_bytes
+								  : 4 * st->call_bytes;
+		break;
+	default:
+		if (w->bytes < st->call_bytes) {
+			++*skipped;
+			return 0;
+		}
+		/* whole calls only: the distinct bytes really cycled through */
+		st->ws_bytes = w->bytes / st->call_bytes * st->call_bytes;
+		break;
+	}
 	return 1;
 }
 
@@ -176,49 +170,37 @@ struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 	for (size_t ch = 0; ch < o->chunk.n; ch++)
 	for (size_t k = 0; k < o->sel.n; k++) {
 		struct point p = {
-			.k = o->sel.k[k], .mode = o->ws[w].mode, .call = o->call.v[c],
-			.threads = (unsigned)o->threads.v[t], .misalign = (unsigned)o->misalign.v[m],
-			.rw = o->rw[r], .rw_mode = o->rw_mode[md], .rw_layout = o->rw_layout[l],
+			.k = o->sel.k[k], .threads = (unsigned)o->threads.v[t],
+			.misalign = (unsigned)o->misalign.v[m],
 		};
+		int keep;
 
-		if (point_mixed(&p)) {
+		if (rw_ratio_is_store_only(&o->rw[r])) {
+			/* store only: the same point whatever the mode, layout and chunk */
+			if (md || l || ch)
+				continue;
+			p.kind = POINT_STORE;
+			p.store = (struct store_shape){ .mode = o->ws[w].mode,
+							.call_bytes = o->call.v[c] };
+			keep = store_point(o, &p, &o->ws[w], skipped);
+		} else {
 			/* layout is an interleave axis, and rw 0 reads the same in either */
-			if (l && (p.rw_mode == RW_MODE_split || rw_ratio_is_read_only(&p.rw)))
+			if (l && (o->rw_mode[md] == RW_MODE_split || rw_ratio_is_read_only(&o->rw[r])))
 				continue;
-			switch (mix_point(o, &p, &o->ws[w], o->chunk.v[ch], skipped_rw, rounded_split)) {
-			case -1:
-				free(pts);
-				return NULL;
-			case 0:
-				continue;
-			}
-			name_point(&p);
+			p.kind = POINT_MIX;
+			p.mix = (struct mix_shape){ .rw = o->rw[r], .mode = o->rw_mode[md],
+						    .layout = o->rw_layout[l],
+						    .chunk_bytes = o->chunk.v[ch] };
 			/* below rw 100 the call axis only sets call/hot regions: one point each */
-			if (gbs_filter_match(p.name))
-				pts[used++] = p;
-			continue;
+			keep = mix_point(o, &p, &o->ws[w], o->call.v[c], skipped_rw, rounded_split);
 		}
-		/* store only: the same point whatever the mode, layout and chunk */
-		if (md || l || ch)
-			continue;
-		switch (p.mode) {
-		case WS_CALL:
-		case WS_HOT:
-			p.ws = p.call;
-			break;
-		case WS_COLD:
-			p.ws = o->cold_bytes > 4 * p.call ? o->cold_bytes : 4 * p.call;
-			break;
-		default:
-			if (o->ws[w].bytes < p.call) {
-				++*skipped;
-				continue;
-			}
-			/* whole calls only: the distinct bytes really cycled through */
-			p.ws = o->ws[w].bytes / p.call * p.call;
-			break;
+		if (keep < 0) {
+			free(pts);
+			return NULL;
 		}
-		name_point(&p);
+		if (!keep)
+			continue;
+		point_name(&p);
 		if (gbs_filter_match(p.name))
 			pts[used++] = p;
 	}

@@ -11,28 +11,7 @@
 #include <stdint.h>
 
 #include "opts.h"
-
-struct point {
-	const struct kernel *k;
-	enum ws_mode mode;
-	uint64_t call;     /* bytes per call */
-	uint64_t ws;       /* distinct bytes per thread */
-	unsigned threads;
-	unsigned misalign;
-	/* read/write mix; below rw 100, call is the chunk and ws the region each thread walks */
-	struct rw_ratio rw;
-	enum rw_mode rw_mode;
-	enum rw_layout rw_layout;
-	char name[192];    /* the Google Benchmark name */
-};
-
-/* Whether p reads as well as writes (rw below 100): an rw plan instead of the store plan. */
-static inline bool point_mixed(const struct point *p)
-{
-	return !rw_ratio_is_store_only(&p->rw);
-}
-
-extern const char *const ws_mode_name[];
+#include "point.h"
 
 /*
  * Most combinations of the axes one sweep may have (before skips and the filter), at all thread
@@ -56,11 +35,5 @@ bool sweep_combinations(const struct run_opts *o, size_t *n);
  */
 struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split);
-
-/* Relative cost of p for the ETA: a fixed part plus the bytes prefilled and verified. */
-double point_weight(const struct point *p);
-
-/* Bytes one thread's buffer needs for p (region plus misalignment). */
-uint64_t point_region_bytes(const struct point *p);
 
 #endif

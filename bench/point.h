@@ -1,0 +1,76 @@
+/*
+ * point.h — one point of a sweep: a store point or a read/write mix point, and how it prints.
+ * Plain C.  Each kind keeps its own sizes under their own names (a store's call and working set, a
+ * mix's chunk and region), so no stage reads one as the other; point_name() and point_columns()
+ * are the one place that says which of them the shared name fields and CSV columns carry.
+ */
+#ifndef STOREBENCH_POINT_H
+#define STOREBENCH_POINT_H
+
+#include <stdint.h>
+
+#include "csv.h"
+#include "kernels.h"
+#include "opts.h"
+#include "plan.h"
+#include "rw.h"
+
+enum point_kind {
+	POINT_STORE, /* rw 100: the store kernel alone, calls cycling through a working set */
+	POINT_MIX,   /* rw below 100: read and written chunks over a region walked in order */
+};
+
+/* A store point's shape. */
+struct store_shape {
+	enum ws_mode mode;   /* how calls move through the working set: call, hot, cold, seq, random */
+	uint64_t call_bytes; /* bytes per store-kernel call */
+	uint64_t ws_bytes;   /* distinct bytes per thread the calls cycle through */
+};
+
+/* A read/write mix point's shape: each thread walks its region in order, one chunk per call. */
+struct mix_shape {
+	struct rw_ratio rw;     /* written share, below 100 %; split: the share whole threads give */
+	enum rw_mode mode;      /* interleave: every thread mixes; split: readers and writers */
+	enum rw_layout layout;  /* interleave: where the written chunks lie (split writes spread) */
+	uint64_t chunk_bytes;   /* bytes per read or write call; a written chunk is one store call */
+	uint64_t region_bytes;  /* bytes each thread walks per pass */
+};
+
+struct point {
+	const struct kernel *k;  /* the store kernel */
+	unsigned threads;        /* threads in the timed batch */
+	unsigned misalign;       /* each thread's destination offset from a 64-byte boundary */
+	enum point_kind kind;    /* which member of the union below holds the shape */
+	union {
+		struct store_shape store; /* POINT_STORE */
+		struct mix_shape mix;     /* POINT_MIX */
+	};
+	char name[192];          /* the Google Benchmark name, written by point_name() */
+};
+
+extern const char *const ws_mode_name[];
+
+/* Distinct bytes one thread touches: a store point's working set, a mix point's region. */
+uint64_t point_ws_bytes(const struct point *p);
+
+/* Bytes one thread's buffer needs for p (those bytes plus the misalignment). */
+uint64_t point_region_bytes(const struct point *p);
+
+/* Relative cost of p for the ETA: a fixed part plus the bytes prefilled and verified. */
+double point_weight(const struct point *p);
+
+/*
+ * Write p->name, <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>: the ws mode, rw mode and layout
+ * and misalignment appear only when not the default, so names stay stable.  A mix point names its
+ * chunk as the call and its region as a seq working set.
+ */
+void point_name(struct point *p);
+
+/*
+ * The columns of row that p decides, from kernel to read_kernel; o supplies the read kernel and,
+ * for a store point, which has no mix, the rw_mode and rw_layout columns (the run's first
+ * --rw-mode and --rw-layout).  The rest of the row is the run's settings and the measurement.
+ */
+void point_columns(const struct point *p, const struct run_opts *o, struct csv_row *row);
+
+#endif
