@@ -1,0 +1,193 @@
+# storebench/settings.py — which metadata of a run are settings that change its numbers, and how
+# they read: one run's as one line, several runs' differences.  Python 3 standard library.
+# Why: zero fill triples DRAM numbers on some hosts; a table or comparison must carry its settings.
+"""The settings of a run that change its numbers (or its quality marks), defined once.
+
+    settings.line(run.meta)            'settings: NOT DEFAULT fill 0x00 (default 0xa5); default ...'
+    settings.differences([m1, m2])     (changing, other): the keys whose values differ
+    settings.note([m1, m2], labels)    one line naming the number-changing settings that differ
+
+A setting's default is storebench's own (storebench run --help, storebench list --presets):
+a fixed value, the preset's value (repetitions, min time) or derived from the run (prefill =
+fill ^ 0xff, the quality profile from the hypervisor bit, its limits from the profile).
+A CSV written before a key existed simply lacks it: absent settings are left out of the line.
+"""
+
+__all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note"]
+
+# The presets' values of the settings above that a preset sets (bench/options.def; a test holds
+# this table to `storebench list --presets`).
+PRESETS = {"quick": {"repetitions": "3", "min_time_s": "0.01"},
+           "nightly": {"repetitions": "9", "min_time_s": "0.02"},
+           "full": {"repetitions": "5", "min_time_s": "0.05"},
+           "memtouch": {"repetitions": "3", "min_time_s": "0.3"}}
+# The quality limits of each --profile (bench/quality.h), those that differ between profiles.
+PROFILES = {"metal": {"quality_cpu_share_min": "0.9", "quality_cv_max": "0.05",
+                      "quality_drift_band": "0.05"},
+            "vm": {"quality_cpu_share_min": "0.8", "quality_cv_max": "0.1",
+                   "quality_drift_band": "0.25"}}
+
+# Metadata that differs between any two runs and says nothing about their settings: times,
+# files, the seed, and what the run measured on the side (the TSC's rate, the memory free per
+# node at its start, the canary's readings).
+PER_RUN = ("utc_time", "utc", "utc_start", "json_file", "csv_file", "command_line", "seed",
+           "canary_series", "canary_start_gbps", "canary_out_samples", "tsc_hz",
+           "numa_node_memory_bytes")
+
+
+def _byte(v):
+    try:
+        return "0x%02x" % int(v)
+    except ValueError:
+        return v
+
+
+def _prefill_default(meta):
+    try:
+        return str(int(meta["fill_byte"]) ^ 0xFF)
+    except (KeyError, ValueError):
+        return None
+
+
+def _preset(key):
+    return lambda meta: PRESETS.get(meta.get("preset"), {}).get(key)
+
+
+def _profile():
+    return lambda meta: ("vm" if meta.get("hypervisor") == "yes" else "metal"
+                         if meta.get("hypervisor") == "no" else None)
+
+
+def _limit(key):
+    return lambda meta: PROFILES.get(meta.get("quality_profile"), {}).get(key)
+
+
+class Setting:
+    """One metadata key that changes a run's numbers or its marks."""
+
+    def __init__(self, key, label, default, always=True, show=str, options=None):
+        self.key = key          # metadata key, as storebench writes it
+        self.label = label      # its name in a line: the run option's name (--fill: fill)
+        self.default = default  # storebench's value: a str, f(meta) -> str or None (unknown)
+        self.always = always    # in every line; False: only when it is not the default
+        self.show = show        # metadata value -> what a reader sees (165 -> 0xa5)
+        # the command-line options that set it ("--" + label unless given; () for none: an
+        # environment variable or the build)
+        self.options = ("--" + label,) if options is None else options
+
+    def default_of(self, meta):
+        return self.default(meta) if callable(self.default) else self.default
+
+    def given(self, meta):
+        """Whether the run's command line set it; None when the metadata has no command line."""
+        if "command_line" not in meta:
+            return None
+        words = [w.partition("=")[0] for w in meta["command_line"].split()]
+        return any(o in words for o in self.options)
+
+    def is_default(self, meta):
+        """True, False, or None when the default is not known for this run.  An option the
+        command line did not give is the default of the storebench that ran, whatever today's is
+        (the quick preset's min time was 0.005 s once)."""
+        if self.options and self.given(meta) is False:
+            return True
+        d = self.default_of(meta)
+        if d is None:
+            return None
+        v = meta[self.key]
+        try:
+            return float(v) == float(d)
+        except ValueError:
+            return v == d
+
+
+# In line order.  The first group is in every settings line; the rest appear only when a run
+# changed them.  GLIBC_TUNABLES steers libc memset's strategy; the quality limits decide the marks.
+SETTINGS = (
+    Setting("fill_byte", "fill", "165", show=_byte),
+    Setting("prefill_byte", "prefill", _prefill_default, show=_byte),
+    Setting("pages", "pages", "4k"),
+    Setting("placement", "placement", "compact"),
+    Setting("membind", "membind", "local"),
+    Setting("glibc_tunables", "GLIBC_TUNABLES", "", show=lambda v: v or "unset", options=()),
+    Setting("rounds", "rounds", "1"),
+    Setting("repetitions", "repetitions", _preset("repetitions"),
+            options=("--repetitions", "--benchmark_repetitions")),
+    Setting("min_time_s", "min-time", _preset("min_time_s"), show=lambda v: v + " s",
+            options=("--min-time", "--benchmark_min_time")),
+    Setting("quality_profile", "profile", _profile()),
+    Setting("canary", "canary", "on", always=False),
+    Setting("quality_batch_ns_min", "batch-ns-min", "100000", always=False),
+    Setting("quality_cpu_share_min", "cpu-share-min", _limit("quality_cpu_share_min"), always=False),
+    Setting("quality_cv_max", "cv-max", _limit("quality_cv_max"), always=False),
+    Setting("quality_skew_max", "skew-max", "0.05", always=False),
+    Setting("quality_outlier_mads", "outlier-mads", "5", always=False),
+    Setting("quality_drift_band", "drift-band", _limit("quality_drift_band"), always=False),
+    Setting("inject_stall_ms", "inject-stall", "0", always=False),
+    Setting("inject_skew_us", "inject-skew", "0", always=False),
+    Setting("inject_slowdown_pct", "inject-slowdown", "0", always=False),
+    Setting("build_type", "build", "Release", always=False, options=()),
+)
+ABSENT = "—"
+
+
+def _shown(s, meta):
+    return s.show(meta[s.key]) if s.key in meta else ABSENT
+
+
+def line(meta, md=False):
+    """One run's settings as one line: those that differ from storebench's defaults first, after
+    NOT DEFAULT (bold in Markdown) and each with its default, then the default ones; absent keys
+    are left out."""
+    changed, default = [], []
+    for s in SETTINGS:
+        if s.key not in meta:
+            continue
+        same = s.is_default(meta)
+        if same is False:
+            changed.append("%s %s (default %s)" % (s.label, _shown(s, meta),
+                                                  s.show(s.default_of(meta))))
+        elif s.always:
+            default.append("%s %s" % (s.label, _shown(s, meta)))
+    if not changed and not default:
+        return "settings: not in the metadata (a CSV from before storebench recorded them)"
+    if not changed:
+        return "settings, all storebench's defaults: " + ", ".join(default)
+    return "settings: %s %s%s" % ("**NOT DEFAULT**" if md else "NOT DEFAULT", ", ".join(changed),
+                                  "; default " + ", ".join(default) if default else "")
+
+
+def differences(metas):
+    """The keys whose values differ between the runs: (changing, other).  changing: [(Setting,
+    [value as shown, per run])] in SETTINGS order, for the settings two runs give different
+    values; other: [(key, [raw value, per run])] for every other key except PER_RUN, in the runs'
+    key order, with the settings some run lacks (an older storebench) while the rest agree.
+    A key a run lacks reads ABSENT."""
+    changing, lacking = [], []
+    for s in SETTINGS:
+        vals = [_shown(s, m) for m in metas]
+        if len(set(v for v in vals if v != ABSENT)) > 1:
+            changing.append((s, vals))
+        elif len(set(vals)) > 1:
+            lacking.append(s.key)
+    skip = {s.key for s in SETTINGS if s.key not in lacking} | set(PER_RUN)
+    keys = []
+    for m in metas:
+        keys += [k for k in m if k not in keys and k not in skip]
+    other = []
+    for k in keys:
+        vals = [m.get(k, ABSENT) for m in metas]
+        if len(set(vals)) > 1:
+            other.append((k, vals))
+    return changing, other
+
+
+def note(metas, labels):
+    """One line naming the number-changing settings that differ, with each run's value (labels:
+    one per run); '' when they are all the same."""
+    changing, _ = differences(metas)
+    if not changing:
+        return ""
+    return "settings that change numbers differ: " + "; ".join(
+        "%s %s" % (s.label, ", ".join("%s %s" % (lab, v) for lab, v in zip(labels, vals)))
+        for s, vals in changing)
