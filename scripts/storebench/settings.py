@@ -6,6 +6,7 @@
     settings.line(run.meta)            'settings: NOT DEFAULT fill 0x00 (default 0xa5); default ...'
     settings.differences([m1, m2])     (changing, other): the keys whose values differ
     settings.note([m1, m2], labels)    one line naming the number-changing settings that differ
+    settings.unusual([m1, m2, ...])    per run, its settings off the runs' most common value
 
 A setting's default is storebench's own (storebench run --help, storebench list --presets):
 a fixed value, the preset's value (repetitions, min time) or derived from the run (prefill =
@@ -13,7 +14,7 @@ fill ^ 0xff, the quality profile from the hypervisor bit, its limits from the pr
 A CSV written before a key existed simply lacks it: absent settings are left out of the line.
 """
 
-__all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note"]
+__all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note", "unusual"]
 
 # The presets' values of the settings above that a preset sets (bench/options.def; a test holds
 # this table to `storebench list --presets`).
@@ -65,7 +66,7 @@ def _limit(key):
 class Setting:
     """One metadata key that changes a run's numbers or its marks."""
 
-    def __init__(self, key, label, default, always=True, show=str, options=None):
+    def __init__(self, key, label, default, always=True, show=str, options=None, follows=None):
         self.key = key          # metadata key, as storebench writes it
         self.label = label      # its name in a line: the run option's name (--fill: fill)
         self.default = default  # storebench's value: a str, f(meta) -> str or None (unknown)
@@ -74,6 +75,9 @@ class Setting:
         # the command-line options that set it ("--" + label unless given; () for none: an
         # environment variable or the build)
         self.options = ("--" + label,) if options is None else options
+        # the setting its default is computed from: runs that differ in this one only because
+        # they differ in that one (the prefill of two fills) do not differ in it themselves
+        self.follows = follows
 
     def default_of(self, meta):
         return self.default(meta) if callable(self.default) else self.default
@@ -105,7 +109,7 @@ class Setting:
 # changed them.  GLIBC_TUNABLES steers libc memset's strategy; the quality limits decide the marks.
 SETTINGS = (
     Setting("fill_byte", "fill", "165", show=_byte),
-    Setting("prefill_byte", "prefill", _prefill_default, show=_byte),
+    Setting("prefill_byte", "prefill", _prefill_default, show=_byte, follows="fill_byte"),
     Setting("pages", "pages", "4k"),
     Setting("placement", "placement", "compact"),
     Setting("membind", "membind", "local"),
@@ -160,23 +164,26 @@ def line(meta, md=False):
 def differences(metas):
     """The keys whose values differ between the runs: (changing, other).  changing: [(Setting,
     [value as shown, per run])] in SETTINGS order, for the settings two runs give different
-    values; other: [(key, [raw value, per run])] for every other key except PER_RUN, in the runs'
-    key order, with the settings some run lacks (an older storebench) while the rest agree.
+    values; other: [(key, [value, per run])] for every other key except PER_RUN, in the runs'
+    key order, with the settings some run lacks (an older storebench) while the rest agree and
+    those that differ only through the setting they follow (the default prefill of two fills).
     A key a run lacks reads ABSENT."""
-    changing, lacking = [], []
+    changing, aside = [], []
     for s in SETTINGS:
         vals = [_shown(s, m) for m in metas]
-        if len(set(v for v in vals if v != ABSENT)) > 1:
+        own = not s.follows or any(s.is_default(m) is not True for m in metas if s.key in m)
+        if len(set(v for v in vals if v != ABSENT)) > 1 and own:
             changing.append((s, vals))
         elif len(set(vals)) > 1:
-            lacking.append(s.key)
-    skip = {s.key for s in SETTINGS if s.key not in lacking} | set(PER_RUN)
+            aside.append(s.key)
+    skip = {s.key for s in SETTINGS if s.key not in aside} | set(PER_RUN)
     keys = []
     for m in metas:
         keys += [k for k in m if k not in keys and k not in skip]
+    by_key = {s.key: s for s in SETTINGS}
     other = []
     for k in keys:
-        vals = [m.get(k, ABSENT) for m in metas]
+        vals = [_shown(by_key[k], m) if k in by_key else m.get(k, ABSENT) for m in metas]
         if len(set(vals)) > 1:
             other.append((k, vals))
     return changing, other
@@ -189,5 +196,18 @@ def note(metas, labels):
     if not changing:
         return ""
     return "settings that change numbers differ: " + "; ".join(
-        "%s %s" % (s.label, ", ".join("%s %s" % (lab, v) for lab, v in zip(labels, vals)))
+        "%s %s" % (s.label, ", ".join("%s in %s" % (v, lab) for lab, v in zip(labels, vals)))
         for s, vals in changing)
+
+
+def unusual(metas):
+    """For a series of runs (a history): per run, [(Setting, value as shown)] for each setting
+    that changes numbers whose value is not the most common one among the runs that have it."""
+    out = [[] for _ in metas]
+    for s, vals in differences(metas)[0]:
+        known = [v for v in vals if v != ABSENT]
+        usual = max(known, key=known.count)  # ties: the first run's value
+        for i, v in enumerate(vals):
+            if v not in (ABSENT, usual):
+                out[i].append((s, v))
+    return out

@@ -50,10 +50,11 @@ def run_label(name):
     return "%s #%d" % key if key else name
 
 
-def run_title(run_dir, meta):
+def run_title(run_dir, meta, extra=()):
     """The label of a run with its marks, for plots: '2026-12-01 #3 [inject-slowdown]',
-    '2026-12-02 #1 [other machine: kernel]'.  meta: the run's metadata."""
-    marks = [diagnostic_of(meta)]
+    '2026-12-02 #1 [other machine: kernel]'.  meta: the run's metadata; extra: more marks
+    ('fill 0x00')."""
+    marks = [diagnostic_of(meta)] + list(extra)
     try:
         with open(os.path.join(run_dir, CHECK)) as f:
             differ = json.load(f).get("different_machine") or []
