@@ -18,6 +18,10 @@ PART  run       scripts/run plots the CSV the binary reports: two runs in one se
       shapes    no one-point bandwidth plot; per-kind legends below the plot (9 Plots)
       classes   size classes by per-thread share, quality marks from the quality column, the
                 settings block of compare-cpus, argparse in trend and compare-cpus (11.8, 11.9)
+      settings  two runs at storebench's defaults and one with --fill 0 --repetitions 2: table's
+                settings line (values, NOT DEFAULT marks), compare-cpus lists fill and
+                repetitions first among the settings that change numbers, trend and plot
+                --overlay name them; runs at the same settings differ in nothing (10.6)
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import csv
@@ -301,12 +305,107 @@ def part_classes(tmp):
         check(r.returncode == 0 and "usage:" in r.stdout, "%s --help" % name)
 
 
+def settings_block(text):
+    """compare-cpus' '## Settings that differ' block: [(section, setting)] in order."""
+    block = text.split("## Settings that differ", 1)[-1].split("\n## ", 1)[0]
+    out, section = [], ""
+    for ln in block.splitlines():
+        m = re.match(r"=+ (.+?) =+$", ln)
+        if m:
+            section = m.group(1)
+        elif re.match(r"\S+  ", ln) and not ln.startswith(("setting ", "---")):
+            out.append((section, ln.split()[0]))
+    return out
+
+
+def part_settings(tmp):
+    sys.path.insert(0, SCRIPTS)
+    from storebench import settings
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}  # the default: unset
+    runs = {}
+    for name, extra in (("dflt", []), ("dflt2", []), ("fill0", ["--fill", "0", "--repetitions", "2"])):
+        path = os.path.join(tmp, name + ".csv")
+        r = run([STOREBENCH, "run", "--kernels", "memset", "--call", "4KiB", "--threads", "1"] +
+                extra + ["--csv", path], env=env)
+        if r.returncode != 0:
+            sys.exit("FAIL: storebench run %s: exit %d: %s" % (extra, r.returncode, r.stderr[-300:]))
+        runs[name] = path
+    want = "settings, all storebench's defaults: fill 0xa5, prefill 0x5a, pages 4k, " \
+        "placement compact, membind local, GLIBC_TUNABLES unset, rounds 1, repetitions 3, " \
+        "min-time 0.01 s, profile "
+    line = tool("table", runs["dflt"]).stdout.splitlines()[1:2]
+    check(line and line[0].startswith(want) and line[0].split()[-1] in ("vm", "metal"),
+          "table, default run: want its settings line\n  %s...\n  got %s" % (want, line))
+    for fmt, bold in (("text", "NOT DEFAULT"), ("md", "**NOT DEFAULT**")):
+        out = tool("table", "--format", fmt, runs["fill0"]).stdout
+        line = [ln for ln in out.splitlines()[:4] if ln.startswith("settings")]
+        changed, _, rest = line[0].partition("; default ") if line else ("", "", "")
+        check(changed == "settings: %s fill 0x00 (default 0xa5), repetitions 2 (default 3)"
+              % bold and rest.startswith("prefill 0xff, pages 4k"),
+              "table --format %s, --fill 0 --repetitions 2: want fill and repetitions marked "
+              "not default, the prefill that follows fill as default: %s" % (fmt, line))
+    # compare-cpus: the number-changing differences first and in their own section
+    out = tool("compare-cpus", "--format", "text", runs["dflt"], runs["fill0"]).stdout
+    rows = settings_block(out)
+    check(rows[:2] == [("settings that change numbers", "fill_byte"),
+                       ("settings that change numbers", "repetitions")] and
+          all(sec == "other metadata" for sec, _ in rows[2:]),
+          "compare-cpus: want fill_byte and repetitions first, as settings that change numbers, "
+          "then the other keys: %s" % rows)
+    check("different settings that change numbers (fill_byte, repetitions)" in out,
+          "compare-cpus: no note naming the differing settings")
+    out = tool("compare-cpus", "--format", "text", runs["dflt"], runs["dflt2"]).stdout
+    check(settings_block(out) == [] and "none: every metadata key is the same" in out,
+          "compare-cpus, two runs at the same settings: want nothing listed, got %s"
+          % settings_block(out))
+    metas = [reader_meta(runs[n]) for n in ("dflt", "dflt2")]
+    check(settings.differences(metas) == ([], []) and settings.note(metas, ["a", "b"]) == "",
+          "settings.differences of two runs at the same settings: %s" % (settings.differences(metas),))
+    # the presets' values settings.py compares with are storebench's own
+    table = [ln.split("\t") for ln in run([STOREBENCH, "list", "--presets", "--tsv"]).stdout
+             .splitlines()]
+    have = {r[0]: {"repetitions": r[table[0].index("repetitions")],
+                   "min_time_s": r[table[0].index("min-time")]} for r in table[1:]}
+    check(have == settings.PRESETS, "settings.PRESETS %s, storebench list --presets: %s"
+          % (settings.PRESETS, have))
+    if shutil.which("gnuplot") is None:
+        return 0
+    # trend over a history whose last night ran at --fill 0: that night is marked, no other
+    machine = os.path.join(tmp, "m")
+    for day, name in (("2026-12-01", "dflt"), ("2026-12-02", "dflt2"), ("2026-12-03", "fill0")):
+        os.makedirs(os.path.join(machine, day))
+        shutil.copyfile(runs[name], os.path.join(machine, day, "nightly.csv"))
+        with open(os.path.join(machine, day, "gate.json"), "w") as f:
+            f.write("{}")
+    r = tool("trend", "--point", "memset@l1", machine)
+    with open(os.path.join(machine, "trend.tsv")) as f:
+        labels = [ln.split("\t")[4] for ln in f.read().splitlines() if ln]
+    check(r.returncode == 0 and labels == ["2026-12-01 #1", "2026-12-02 #1",
+                                           "2026-12-03 #1 [other: fill, repetitions]"],
+          "trend: want the --fill 0 night marked: %s %s" % (labels, r.stderr))
+    check("2026-12-03 fill 0x00, repetitions 2" in r.stderr, "trend: stderr lacks the values: %s"
+          % r.stderr)
+    for pair, want in (((runs["dflt"], runs["fill0"]), True), ((runs["dflt"], runs["dflt2"]), False)):
+        r = tool("plot", "--overlay", "-o", os.path.join(tmp, "ov%d" % want), *pair)
+        noted = [ln for ln in r.stdout.splitlines() if "settings that change numbers" in ln]
+        check(r.returncode == 0 and bool(noted) == want and
+              (not want or "fill 0xa5 in " in noted[0] and ", 0x00 in " in noted[0]),
+              "plot --overlay: want %s settings note: %s" % ("a" if want else "no", noted))
+    return 0
+
+
+def reader_meta(path):
+    from storebench import reader
+    return reader.load(path).meta
+
+
 def main():
     parts = {"run": part_run, "odd": part_odd, "encoding": part_encoding, "escape": part_escape,
-             "outdir": part_outdir, "shapes": part_shapes, "classes": part_classes}
+             "outdir": part_outdir, "shapes": part_shapes, "classes": part_classes,
+             "settings": part_settings}
     if PART not in parts:
         sys.exit(__doc__)
-    if shutil.which("gnuplot") is None and PART != "classes":
+    if shutil.which("gnuplot") is None and PART not in ("classes", "settings"):
         print("SKIP: gnuplot not installed")
         return 77
     tmp = tempfile.mkdtemp(prefix="sb-scripts-")
