@@ -5,7 +5,12 @@
 
     run = reader.load(path, required=("kernel", "gbps_median"))
     run.meta["cpu_codename"], run.columns, run.rows (list of dicts, str values)
-    run.cache_bytes("l2"), run.cpu_label(), run.date()
+    run.values("canary_sample"), run.cache_bytes("l2"), run.cpu_label(), run.date()
+
+Metadata lines may come anywhere: the preamble before the header, and with the drift canary a
+`# canary_sample=` line after the rows each sample judged and the canary's summary at the end
+(results/README.md: When rows are written).  A key on several lines reads as its last value in
+meta; values() gives all of them.
 
 Every problem with the file raises CsvError whose text is one line meant for stderr; tools turn it
 into exit status 2 with storebench.cli.fail().
@@ -28,10 +33,17 @@ class CsvError(Exception):
 
 
 class Run:
-    """One CSV: path, meta (dict, file order), columns (header order), rows (dicts of str)."""
+    """One CSV: path, meta (dict, file order; a repeated key keeps its last value), columns
+    (header order), rows (dicts of str)."""
 
-    def __init__(self, path, meta, columns, rows):
+    def __init__(self, path, meta, columns, rows, meta_lines=()):
         self.path, self.meta, self.columns, self.rows = path, meta, columns, rows
+        self.meta_lines = list(meta_lines)  # every (key, value) line, in file order
+
+    def values(self, key):
+        """Every value key has in the file, in file order: one per line, e.g. canary_sample,
+        which storebench writes once per canary sample (t_s:gbps, as in canary_series)."""
+        return [v for k, v in self.meta_lines if k == key]
 
     def require(self, names, why=""):
         missing = [c for c in names if c not in self.columns]
@@ -126,9 +138,10 @@ def _decode(path, lineno, raw):
 
 
 def load(path, required=()):
-    """Read path; metadata lines are '# key=value' before the header (other '#' lines are kept
-    out of the way as comments).  Raises CsvError for a missing, empty, header-only or malformed
-    file, or one lacking a column named in required."""
+    """Read path; metadata lines are '# key=value' anywhere in the file, before the header or
+    between and after the rows (other '#' lines are kept out of the way as comments).  Raises
+    CsvError for a missing, empty, header-only or malformed file, or one lacking a column named
+    in required."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -139,13 +152,13 @@ def load(path, required=()):
     except OSError as e:
         raise CsvError("%s: cannot read: %s" % (path, e.strerror or e))
     lines = [_decode(path, n, raw) for n, raw in enumerate(data.splitlines(), 1)]
-    meta, body = {}, []
+    meta, meta_lines, body = {}, [], []
     for line in lines:
         if line.startswith("#"):
-            if not body:
-                key, eq, value = line[1:].strip().partition("=")
-                if eq and key.strip():
-                    meta[key.strip()] = value.strip()
+            key, eq, value = line[1:].strip().partition("=")
+            if eq and key.strip():
+                meta[key.strip()] = value.strip()
+                meta_lines.append((key.strip(), value.strip()))
             continue
         if line.strip():
             body.append(line)
@@ -163,6 +176,6 @@ def load(path, required=()):
         rows.append(dict(zip(columns, fields)))
     if not rows:
         raise CsvError("%s: no data rows (header only)" % path)
-    run = Run(path, meta, columns, rows)
+    run = Run(path, meta, columns, rows, meta_lines)
     run.require(required)
     return run
