@@ -72,19 +72,22 @@ def one_line_exit2(r, word, what):
 
 def edit_csv(src, dst, row_fn=None, meta_extra=b""):
     """Copy a real CSV, changing data rows through row_fn(dict) -> dict (a new key becomes a new
-    column) and appending a metadata line."""
+    column) and appending a metadata line.  The metadata after the header (the drift canary's
+    sample lines and summary) follows the rows."""
     with open(src, "rb") as f:
         lines = f.read().split(b"\n")
     head = next(i for i, l in enumerate(lines) if not l.startswith(b"#"))
     cols = lines[head].decode().split(",")
-    rows = [dict(zip(cols, next(csv.reader([l.decode()])))) for l in lines[head + 1:] if l]
+    body = [l for l in lines[head + 1:] if l]
+    tail = [l + b"\n" for l in body if l.startswith(b"#")]
+    rows = [dict(zip(cols, next(csv.reader([l.decode()])))) for l in body if not l.startswith(b"#")]
     rows = [row_fn(r) if row_fn else r for r in rows]
     cols += [c for c in rows[0] if c not in cols]
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows([cols] + [[r[c] for c in cols] for r in rows])
     with open(dst, "wb") as f:
         f.write(b"\n".join(lines[:head] + ([meta_extra] if meta_extra else [])) + b"\n" +
-                buf.getvalue().encode())
+                buf.getvalue().encode() + b"".join(tail))
     return dst
 
 
