@@ -81,19 +81,44 @@ bool canary_out(const struct canary *c, size_t i)
 	return r < 1 - c->band || r > 1 + c->band;
 }
 
-void canary_metadata(FILE *out, const struct canary *c)
+void canary_settings(FILE *out, const char *prefix, const struct canary *c)
+{
+	fprintf(out, "%scanary=on\n", prefix);
+	fprintf(out, "%scanary_kernel=%s\n", prefix, c->k->name);
+	fprintf(out, "%scanary_call_bytes=%zu\n", prefix, c->bytes);
+	fprintf(out, "%scanary_ws_bytes=%zu\n", prefix, c->bytes);
+	fprintf(out, "%scanary_threads=1\n", prefix);
+	fprintf(out, "%scanary_cpu=%d\n", prefix, c->cpu);
+	fprintf(out, "%scanary_period_s=%g\n", prefix, (double)c->period_ns / 1e9);
+	fprintf(out, "%scanary_band=%g\n", prefix, c->band);
+	fprintf(out, "%scanary_start_gbps=%.4g\n", prefix, c->n ? c->s[0].gbps : 0.0);
+}
+
+/* One sample as t_s:gbps, the same text in canary_sample and canary_series. */
+static void put_sample(FILE *out, const struct canary_sample *s)
+{
+	fprintf(out, "%.1f:%.4g", s->t_s, s->gbps);
+}
+
+void canary_sample_line(FILE *out, const char *prefix, const struct canary *c, size_t i)
+{
+	fprintf(out, "%scanary_sample=", prefix);
+	put_sample(out, &c->s[i]);
+	fputc('\n', out);
+}
+
+void canary_summary(FILE *out, const char *prefix, const struct canary *c)
 {
 	size_t out_samples = 0;
 
-	fprintf(out, "canary=on\ncanary_kernel=%s\ncanary_call_bytes=%zu\ncanary_ws_bytes=%zu\n"
-		     "canary_threads=1\ncanary_cpu=%d\ncanary_period_s=%g\ncanary_band=%g\n"
-		     "canary_start_gbps=%.4g\ncanary_series=", c->k->name, c->bytes, c->bytes, c->cpu,
-		(double)c->period_ns / 1e9, c->band, c->n ? c->s[0].gbps : 0.0);
+	fprintf(out, "%scanary_series=", prefix);
 	for (size_t i = 0; i < c->n; i++) {
-		fprintf(out, "%s%.1f:%.4g", i ? "," : "", c->s[i].t_s, c->s[i].gbps);
+		if (i)
+			fputc(',', out);
+		put_sample(out, &c->s[i]);
 		out_samples += canary_out(c, i);
 	}
-	fprintf(out, "\ncanary_out_samples=%zu\n", out_samples);
+	fprintf(out, "\n%scanary_out_samples=%zu\n", prefix, out_samples);
 }
 
 void canary_free(struct canary *c)

@@ -54,9 +54,20 @@ bool canary_sample(struct canary *c);
 /* Whether sample i lies outside the starting band. */
 bool canary_out(const struct canary *c, size_t i);
 
-/* canary, canary_kernel, canary_call_bytes, canary_threads, canary_cpu, canary_band,
- * canary_start_gbps, canary_series (t_s:gbps,... ) and canary_out_samples as key=value lines. */
-void canary_metadata(FILE *out, const struct canary *c);
+/*
+ * The canary's keys as "<prefix>key=value" lines (prefix "" for the JSON context, "# " for the
+ * CSV), in three parts so the CSV can be written as the sweep goes.  Settings, known once the
+ * starting sample is taken: canary, canary_kernel, canary_call_bytes, canary_ws_bytes,
+ * canary_threads, canary_cpu, canary_period_s, canary_band, canary_start_gbps.
+ */
+void canary_settings(FILE *out, const char *prefix, const struct canary *c);
+
+/* canary_sample=<t_s>:<GB/s> of sample i, the form of one entry of canary_series. */
+void canary_sample_line(FILE *out, const char *prefix, const struct canary *c, size_t i);
+
+/* The summary, known when the sweep ends: canary_series (every sample as t_s:gbps, comma-joined,
+ * in time order) and canary_out_samples (how many are outside the band). */
+void canary_summary(FILE *out, const char *prefix, const struct canary *c);
 
 void canary_free(struct canary *c);
 

@@ -1,7 +1,8 @@
 /*
  * cmd_run.c — `storebench run`: validate everything, create the result files, sweep the points.
  * Plain C.  The order is the promise: all bad input is rejected (exit 2) before a file exists
- * or a buffer is mapped; after that every finished point is a complete, flushed CSV row.
+ * or a buffer is mapped; after that every point is a complete, flushed CSV row as soon as it is
+ * final (finished; with the drift canary, judged by its next sample; with rounds, all measured).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -175,7 +176,7 @@ static char *run_metadata(int argc, char **argv, const struct machine *mach,
 		metadata_kv(m, "", "min_time_s", "google benchmark flag");
 	metadata_kv(m, "", "rounds", "%d", o->rounds);
 	metadata_kv(m, "", "seed", "%llu", o->seed);
-	if (!o->canary) /* with the canary, its keys come when the sweep ends (late_preamble) */
+	if (!o->canary) /* with the canary, its keys follow once it started (canary_settings) */
 		metadata_kv(m, "", "canary", "off");
 	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions_per_round", "%d",
@@ -303,54 +304,107 @@ static void print_flagged(const struct flagged *f, size_t done, const struct qua
 	fputs("; results/README.md: Quality\n", stderr);
 }
 
-/*
- * The rows of slots [*next, upto) that were measured, in the sweep's order (*next = upto), then
- * both files kept: the CSV, then the JSON with every round reported so far.  On a failure the
- * CSV is cut back to its rows before, *failed names the file, *werr says why; returns false.
- */
-static bool write_rows(struct outfiles *of, struct point_slot *slots, size_t *next, size_t upto,
-		       struct csv_row *row, size_t *done, struct flagged *flagged,
-		       const char **failed, int *werr)
+/* The CSV's rows on their way out, in the sweep's order, and what both files keep of them. */
+struct rows_out {
+	struct outfiles *of;       /* the two files */
+	struct point_slot *slots;  /* where the rows come from */
+	struct csv_row *row;       /* one row's fields, unpacked */
+	size_t next;               /* the first slot not yet written */
+	size_t pending;            /* rows written since the files were last kept */
+	size_t done;               /* rows kept in both files */
+	size_t samples;            /* canary samples written as canary_sample lines */
+	struct flagged flagged;    /* the quality flags of the kept rows */
+	struct flagged adding;     /* those of the pending rows */
+	const char *failed;        /* the file a write failed on, NULL while all went through */
+	int werr;                  /* and why */
+};
+
+/* The rows of slots [w->next, upto) that were measured, into the CSV's stream (not yet kept). */
+static void put_rows(struct rows_out *w, size_t upto)
 {
-	off_t kept = of->csv_kept;
-	struct flagged add = { 0 };
-	size_t n = 0;
 	char quality[QUALITY_TEXT_MAX];
 
-	for (; *next < upto; ++*next) {
-		struct point_slot *s = &slots[*next];
+	for (; w->next < upto; w->next++) {
+		struct point_slot *s = &w->slots[w->next];
 
 		if (!s->row)
 			continue;
-		csv_row_unpack(s->row, row);
-		csv_set(row, COL_remeasured, "%d", s->remeasured);
+		csv_row_unpack(s->row, w->row);
+		csv_set(w->row, COL_remeasured, "%d", s->remeasured);
 		if (!s->failed)
-			csv_set(row, COL_quality, "%s", quality_format(s->quality, quality,
-								       sizeof quality));
-		csv_write(of->csv_stream, row);
-		add.points += s->quality != 0;
+			csv_set(w->row, COL_quality, "%s", quality_format(s->quality, quality,
+									  sizeof quality));
+		csv_write(w->of->csv_stream, w->row);
+		w->adding.points += s->quality != 0;
 		for (int b = 0; b < QUALITY_REASONS; b++)
-			add.reason[b] += (s->quality >> b) & 1;
-		n++;
+			w->adding.reason[b] += (s->quality >> b) & 1;
+		w->pending++;
 	}
-	if (!n)
-		return true;
-	if (!outfiles_keep_csv(of)) {
-		*werr = errno;
-		*failed = of->csv.abs;
+}
+
+/*
+ * Keep what was written: the CSV, then, when rows were added, the JSON with every point reported
+ * so far (the same points).  On a failure the CSV is cut back to what was kept before,
+ * w->failed names the file, w->werr says why; returns false.
+ */
+static bool keep_rows(struct rows_out *w)
+{
+	off_t kept = w->of->csv_kept;
+
+	if (!outfiles_keep_csv(w->of)) {
+		w->werr = errno;
+		w->failed = w->of->csv.abs;
 		return false;
 	}
-	*werr = gbs_keep();
-	if (*werr) {
-		outfiles_cut_csv(of, kept);
-		*failed = of->json.abs;
+	w->werr = w->pending ? gbs_keep() : 0;
+	if (w->werr) {
+		outfiles_cut_csv(w->of, kept);
+		w->failed = w->of->json.abs;
 		return false;
 	}
-	*done += n;
-	flagged->points += add.points;
+	w->done += w->pending;
+	w->flagged.points += w->adding.points;
 	for (int b = 0; b < QUALITY_REASONS; b++)
-		flagged->reason[b] += add.reason[b];
+		w->flagged.reason[b] += w->adding.reason[b];
+	w->pending = 0;
+	w->adding = (struct flagged){ 0 };
 	return true;
+}
+
+/* The measured rows of slots [w->next, upto), kept in both files. */
+static bool write_rows(struct rows_out *w, size_t upto)
+{
+	put_rows(w, upto);
+	return keep_rows(w);
+}
+
+/*
+ * With the canary, after each of its samples: the rows of slots [w->next, upto) the sample made
+ * final, then a `# canary_sample` line for every sample not yet written, and at the end (last)
+ * the canary's summary, all kept together — so a row is always followed by the sample that
+ * judged it, and a killed run loses at most the points since the last sample.
+ */
+static bool canary_rows(struct rows_out *w, const struct canary *c, size_t upto, bool last)
+{
+	put_rows(w, upto);
+	for (; w->samples < c->n; w->samples++)
+		canary_sample_line(w->of->csv_stream, "# ", c, w->samples);
+	if (last)
+		canary_summary(w->of->csv_stream, "# ", c);
+	return keep_rows(w);
+}
+
+/*
+ * The CSV's start, kept before the first point: the run's keys, the canary's settings (its
+ * starting sample taken) and the header, then the starting sample.  Rows follow as they are final.
+ */
+static bool start_csv(struct rows_out *w, const char *meta, const struct canary *c)
+{
+	write_preamble(w->of->csv_stream, meta, false);
+	if (c)
+		canary_settings(w->of->csv_stream, "# ", c);
+	csv_header(w->of->csv_stream);
+	return c ? canary_rows(w, c, 0, false) : keep_rows(w);
 }
 
 static void slots_free(struct point_slot *slots, size_t n)
@@ -394,29 +448,21 @@ static bool canary_step(struct canary *c, struct point_slot *slots, const size_t
 	return true;
 }
 
-/*
- * With the canary, the preamble waits for the end of the sweep (its series goes before the
- * header): the canary's keys join the JSON context, the held JSON is written, then the CSV's
- * preamble and header.
- */
-static void late_preamble(struct outfiles *of, const char *meta, const struct canary *c)
+/* The canary's keys, settings and summary, into the JSON context, which waits for them. */
+static void canary_context(const struct canary *c)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 
-	if (m) {
-		canary_metadata(m, c);
-		fclose(m);
-	}
+	if (!m)
+		return;
+	canary_settings(m, "", c);
+	canary_summary(m, "", c);
+	fclose(m);
 	if (text)
 		write_preamble(NULL, text, true);
-	gbs_release();
-	write_preamble(of->csv_stream, meta, false);
-	if (text)
-		write_preamble(of->csv_stream, text, false);
 	free(text);
-	csv_header(of->csv_stream);
 }
 
 /* Before the first point: stop the pool, remove both files, exit status 1. */
@@ -440,13 +486,13 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	struct measure_env env = { 0 };
 	struct point_slot *slots;
 	struct csv_row *row;
+	struct rows_out w = { 0 };
 	char cycles_note[200], err[256], llc_check[160], *meta;
-	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0, done = 0;
-	size_t *order, nmeasure, next_row = 0, canary_from = 0, k;
-	struct flagged flagged = { 0 };
+	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0;
+	size_t *order, nmeasure, canary_from = 0, k;
 	double tsc_hz, weight = 0;
 	unsigned max_threads = 0;
-	int rc, status = 0, werr = 0;
+	int rc, status = 0;
 	const char *failed = NULL;
 	time_t now = time(NULL);
 
@@ -550,18 +596,10 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	/* Google Benchmark's table repeats the progress line: only on request */
 	gbs_open(of.json.fd, o->verbose || gbflag_any(argc, argv), name_width);
 	mem->meta = meta;
-	/* the canary's series is known at the end: then both files wait for it */
-	if (o->canary) {
+	/* the canary's series is known at the end: the JSON's context, written first, waits for it */
+	if (o->canary)
 		gbs_hold();
-		write_preamble(NULL, meta, true);
-	} else {
-		write_preamble(of.csv_stream, meta, true);
-		csv_header(of.csv_stream);
-		if (!outfiles_keep_csv(&of)) {
-			outfiles_guard(NULL);
-			return write_failed(&of, of.csv.abs, errno, 0);
-		}
-	}
+	write_preamble(NULL, meta, true);
 
 	if (!pool_start(&pool, max_threads, o->placement.cpu, o->placement.node, env.cycles, err,
 			sizeof err)) {
@@ -581,6 +619,14 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}
+	w = (struct rows_out){ .of = &of, .slots = slots, .row = row };
+	if (!start_csv(&w, meta, o->canary ? &mem->canary : NULL)) {
+		pool_stop(&pool);
+		measure_env_free(&env);
+		gbs_close();
+		outfiles_guard(NULL);
+		return write_failed(&of, w.failed, w.werr, 0);
+	}
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
 	progress_start(weight, npts, o->rounds);
 	for (k = 0; k < nmeasure && !signals_pending(); k++) {
@@ -592,10 +638,14 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 
 		if (slot->failed)
 			continue; /* a failed check is the point's result: no round replaces it */
-		if (o->canary && canary_due(&mem->canary) &&
-		    !canary_step(&mem->canary, slots, order, &canary_from, k)) {
-			status = 1;
-			break;
+		if (o->canary && canary_due(&mem->canary)) {
+			if (!canary_step(&mem->canary, slots, order, &canary_from, k)) {
+				status = 1;
+				break;
+			}
+			/* at one round, slots [0, k) are the points measured so far: judged, final */
+			if (!canary_rows(&w, &mem->canary, o->rounds == 1 ? k : 0, false))
+				break;
 		}
 		if (env.cycles)
 			for (unsigned t = 0; t < pts[i].threads; t++)
@@ -621,34 +671,35 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		slot->failed = r != 0;
 		if (r)
 			status = 1;
-		/* one round without the canary: the sweep's order and the preamble is out, so this
-		 * row and every one before it are final */
-		if (o->rounds == 1 && !o->canary &&
-		    !write_rows(&of, slots, &next_row, i + 1, row, &done, &flagged, &failed, &werr))
+		/* one round without the canary: the sweep's order, so this row and every one before
+		 * it are final */
+		if (o->rounds == 1 && !o->canary && !write_rows(&w, i + 1))
 			break;
 	}
-	/* the closing sample judges the last points: the files are complete only with it */
+	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
+	 * each with the rounds it got (all of them unless stopped) */
 	if (o->canary) {
 		if (!canary_step(&mem->canary, slots, order, &canary_from, k))
 			status = 1;
-		late_preamble(&of, meta, &mem->canary);
+		if (!w.failed)
+			canary_rows(&w, &mem->canary, npts, true);
+		canary_context(&mem->canary);
+	} else if (!w.failed) {
+		write_rows(&w, npts);
 	}
-	/* the rest, in the sweep's order, each with the rounds it got (all of them unless stopped) */
-	if (!failed)
-		write_rows(&of, slots, &next_row, npts, row, &done, &flagged, &failed, &werr);
 	pool_stop(&pool);
 	measure_env_free(&env);
 	progress_end();
 	rc = gbs_close();
-	if (rc && !failed) {
-		werr = rc;
-		failed = of.json.abs;
-		done = 0; /* a JSON that cannot be finished is not kept, nor the CSV without it */
+	if (rc && !w.failed) {
+		w.werr = rc;
+		w.failed = of.json.abs;
+		w.done = 0; /* a JSON that cannot be finished is not kept, nor the CSV without it */
 	}
 	outfiles_guard(NULL);
-	if (failed)
-		return write_failed(&of, failed, werr, done);
-	if (!done) {
+	if (w.failed)
+		return write_failed(&of, w.failed, w.werr, w.done);
+	if (!w.done) {
 		outfiles_discard(&of); /* not one point measured: nothing worth keeping */
 		if (signals_pending()) {
 			fprintf(stderr, "storebench: stopped by signal %d before the first point "
@@ -662,12 +713,13 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 			failed, strerror(errno));
 		return 1;
 	}
-	fprintf(stderr, "storebench: %zu of %zu points in %.1f s\n", done, npts, progress_elapsed());
-	print_flagged(&flagged, done, &o->quality);
+	fprintf(stderr, "storebench: %zu of %zu points in %.1f s\n", w.done, npts,
+		progress_elapsed());
+	print_flagged(&w.flagged, w.done, &o->quality);
 	if (signals_pending())
 		fprintf(stderr, "storebench: stopped by signal %d after %zu points; both files are "
 				"complete\n",
-			signals_pending(), done);
+			signals_pending(), w.done);
 	/* the two lines scripts read (CONTRACTS.md "Result paths"), last, whenever both are whole */
 	fprintf(stderr, "storebench: csv %s\nstorebench: json %s\n", of.csv.abs, of.json.abs);
 	return signals_pending() ? 128 + signals_pending() : status;

@@ -94,9 +94,10 @@ public:
 	const char *const *counter_names = nullptr; // the running point's, by id
 	size_t ncounters = 0;                       // entries of counter_names
 	std::vector<Run> pending; // the last point's runs, until emit()
-	bool hold = false;        // the JSON waits for release(): context keys known at the end
+	bool hold = false;        // the JSON waits for finish(): context keys known at the end
 	std::unique_ptr<Context> held_context; // the context, while held
 	std::vector<Run> held;    // the points emitted, while held
+	size_t held_kept = 0;     // runs of held that gbs_keep kept: the points the CSV has rows for
 
 	bool ReportContext(const Context &context) override
 	{
@@ -114,18 +115,26 @@ public:
 		return true;
 	}
 
-	// The held context and points, now that every context key is known.
+	// The held context and the points kept while held, now that every context key is known;
+	// points emitted after the last gbs_keep have no CSV row and are dropped.
 	void release()
 	{
 		hold = false;
 		if (!json || !held_context)
 			return;
 		write_context(*held_context);
-		if (!held.empty())
-			json->ReportRuns(held);
+		if (held_kept) {
+			json->ReportRuns(std::vector<Run>(held.begin(), held.begin() + held_kept));
+			json_out.flush();
+			if (!json_buf.error)
+				json_buf.kept = lseek(json_buf.fd, 0, SEEK_CUR);
+		}
 		held.clear();
 		held_context.reset();
 	}
+
+	// While held: what is emitted so far is kept, so finish() writes it.
+	void keep_held() { held_kept = held.size(); }
 
 	// Runs are held until emit(): a point that is measured again (quality.h) shows and keeps
 	// only its last attempt, so the console, the JSON and the CSV tell of the same measurement.
@@ -163,7 +172,7 @@ public:
 		if (!started)
 			return 0;
 		if (hold)
-			release(); // never kept (no row written): its points are cut below
+			release();
 		if (display)
 			display->Finalize();
 		if (!json)
@@ -282,7 +291,9 @@ extern "C" void gbs_open(int json_fd, bool console, size_t name_width)
 
 extern "C" int gbs_keep(void)
 {
-	if (!tee.started)
+	if (tee.hold)
+		tee.keep_held();
+	if (!tee.started || tee.hold)
 		return 0;
 	tee.json_out.flush();
 	if (!tee.json_buf.error && fsync(tee.json_buf.fd))
@@ -342,11 +353,6 @@ extern "C" void gbs_emit(bool keep)
 extern "C" void gbs_hold(void)
 {
 	tee.hold = true;
-}
-
-extern "C" void gbs_release(void)
-{
-	tee.release();
 }
 
 extern "C" int gbs_close(void)

@@ -78,15 +78,15 @@ void gbs_context(const char *key, const char *value);
 void gbs_open(int json_fd, bool console, size_t name_width);
 
 /*
- * Hold the JSON document in memory (its context and every point emitted) until gbs_release, so
+ * Hold the JSON document in memory (its context and every point emitted) until gbs_close, so
  * context keys known only when the sweep ends (the drift canary's series) still reach it.
  */
 void gbs_hold(void);
 
-/* Write what gbs_hold held, the context with every gbs_context so far; then gbs_keep as usual. */
-void gbs_release(void);
-
-/* Flush and fsync the JSON: every point reported so far is kept.  0, or the errno of a failure. */
+/*
+ * Flush and fsync the JSON: every point reported so far is kept.  0, or the errno of a failure.
+ * While held it writes nothing and only marks those points kept: gbs_close writes them.
+ */
 int gbs_keep(void);
 
 /*
@@ -101,8 +101,8 @@ void gbs_emit(bool keep);
 
 /*
  * Finish the JSON document after the last kept point (anything reported after it is cut, so
- * both files hold the same points) and fsync it.  0, or the errno of a failure.  The caller
- * closes the descriptor.
+ * both files hold the same points) and fsync it; a held document is written now, its context
+ * with every gbs_context so far.  0, or the errno of a failure.  The caller closes the descriptor.
  */
 int gbs_close(void);
 

@@ -222,7 +222,7 @@ SWEEP = ["--kernels", "memset", "--call", "4KiB..1MiB", "--threads", "1", "--min
 
 def stopped(sig, status):
     """A sweep stopped by sig in its third point: that exit status, and both files complete.
-    The progress line says when (with the drift canary the rows are written at the end)."""
+    The progress line says when (with the drift canary a row is written at the next sample)."""
     with tempfile.TemporaryDirectory() as d:
         a = os.path.join(d, "a.csv")
         p = subprocess.Popen([SB, "run"] + SWEEP + ["--csv", a], cwd=d,

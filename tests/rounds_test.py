@@ -2,7 +2,8 @@
 # rounds_test.py — `storebench run --rounds N --seed S`: every round measures every point once in
 # a seeded shuffled order, the statistics of a row are over all its rounds, a stopped run keeps the
 # points it measured; the drift canary's series is in both files and a real competing memory hog
-# flags drift.  Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary
+# flags drift; a run killed outright (SIGKILL) keeps on disk every row a canary sample made final.
+# Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary|canary_sigkill
 import json
 import os
 import re
@@ -11,11 +12,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import testlib
 
 SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(DEF)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from storebench import reader  # noqa: E402
 COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
 PROGRESS = re.compile(r"^storebench: round (\d+)/(\d+) point (\d+)/(\d+) .*  (\S+)$")
 failures = []
@@ -169,8 +174,16 @@ def canary():
         check(any("drift" in x["quality"] for x in rows) == (out_of_band(meta) > 0),
               "drift rows without an out-of-band sample, or the reverse")
         ctx = json.load(open(os.path.join(d, "on.json")))["context"]
-        check(all(ctx.get(k) == v for k, v in meta.items() if k.startswith("canary")),
+        check(all(ctx.get(k) == v for k, v in meta.items()
+                  if k.startswith("canary") and k != "canary_sample"),
               "the JSON context lacks the canary's keys or differs")
+        # the scripts' reader sees the summary written after the rows, and each sample's line
+        run_ = reader.load(os.path.join(d, "on.csv"))
+        check(all(run_.meta.get(k) == meta[k] for k in ("canary", "canary_series",
+                                                         "canary_out_samples", "canary_band")),
+              f"reader: canary keys {[(k, v) for k, v in run_.meta.items() if 'canary' in k]}")
+        check(",".join(run_.values("canary_sample")) == meta["canary_series"],
+              f"canary_sample lines {run_.values('canary_sample')} are not the series")
         print(f"ok: canary series of {len(s)} samples in the CSV and JSON: {meta['canary_series']}")
 
         r = run(SWEEP + ["--repetitions", "1", "--canary", "off", "--csv", "off.csv"], d)
@@ -216,5 +229,90 @@ def canary():
               f"{len(drift)} of {len(rows)} rows flagged drift")
 
 
-{"rounds": rounds, "canary": canary}[PART]()
+def lines_after_header(path):
+    """The whole lines of path after its header (a row being written may be cut)."""
+    with open(path, errors="replace") as f:
+        lines = f.read().split("\n")[:-1]
+    head = next((i for i, x in enumerate(lines) if not x.startswith("#")), len(lines))
+    return lines[head + 1:]
+
+
+def canary_sigkill():
+    """SIGKILL (nothing of storebench runs after it: a CI timeout, the OOM killer) mid-sweep with
+    the canary on and a 1 s period: the CSV on disk is whole and keeps every row that a canary
+    sample judged, each followed by that sample; only the points since the last sample are lost."""
+    sweep = ["--kernels", "memset,rep_stosb,sse2_t_u1", "--call", "4KiB..16MiB", "--threads",
+             "1", "--min-time", "0.1", "--repetitions", "2", "--canary-period", "1"]
+    with tempfile.TemporaryDirectory() as d:
+        natural = subprocess.run([SB, "run"] + sweep + ["--benchmark_list_tests"], cwd=d,
+                                 capture_output=True, text=True).stdout.split()
+        path = os.path.join(d, "k.csv")
+        p = subprocess.Popen([SB, "run"] + sweep + ["--csv", path], cwd=d,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        err = []
+
+        def read_progress():
+            for line in p.stderr:
+                err.append(line)
+
+        reading = threading.Thread(target=read_progress, daemon=True)
+        reading.start()
+
+        def on_disk():
+            return [x for x in lines_after_header(path) if not x.startswith("#")] \
+                if os.path.exists(path) else []
+
+        seen = []
+        while not seen:
+            time.sleep(0.05)
+            if p.poll() is not None:
+                break
+            seen = on_disk()
+        # a few more points, so some are measured after the last sample when the kill lands
+        points = sum("point " in x for x in err)
+        while p.poll() is None and sum("point " in x for x in err) < points + 3:
+            time.sleep(0.05)
+        seen = on_disk() if p.poll() is None else seen
+        running = p.poll() is None
+        p.kill()
+        p.wait()
+        reading.join(10)
+        check(running and seen, f"rows reached the disk while the sweep ran ({len(seen)} rows "
+              f"seen, {'still running' if running else 'exited %d first' % p.returncode})")
+        if not running:
+            return
+        try:
+            run_ = reader.load(path, required=COLUMNS)
+        except reader.CsvError as e:
+            check(False, f"the killed run's CSV does not read: {e}")
+            return
+        meta, rows = run_.meta, run_.rows
+        check(run_.columns == COLUMNS, "the killed run's header differs from csv_columns.def")
+        check((meta.get("canary"), meta.get("canary_kernel"), meta.get("canary_period_s")) ==
+              ("on", "memset", "1") and meta.get("kernels") and meta.get("cpu_vendor"),
+              f"the killed run's preamble: {[(k, v) for k, v in meta.items() if 'canary' in k]}")
+        check("canary_series" not in meta, "canary_series is the end's summary, yet it is there")
+        samples = [tuple(map(float, x.split(":"))) for x in run_.values("canary_sample")]
+        check(len(samples) >= 2 and all(a[0] < b[0] for a, b in zip(samples, samples[1:])) and
+              samples[0][1] == float(meta["canary_start_gbps"]),
+              f"canary_sample lines: a start and a later sample, in time order: {samples}")
+        names = [f"{x['kernel']}/call:{x['call_bytes']}/" for x in rows]
+        check(len(seen) <= len(rows) < len(natural) and
+              all(n.startswith(h) for n, h in zip(natural, names)),
+              f"{len(rows)} rows: the sweep's first points, at least the {len(seen)} seen on "
+              f"disk before the kill, fewer than its {len(natural)}")
+        check(all(x["verified"] == "ok" and x["quality"] for x in rows),
+              "every kept row is verified and has its quality")
+        tail = lines_after_header(path)
+        check(tail and tail[0].startswith("# canary_sample=") and
+              tail[-1].startswith("# canary_sample="),
+              f"the starting sample follows the header and a sample ends the file: {tail[-1:]}")
+        check(os.path.getsize(os.path.join(d, "k.json")) == 0,
+              "the JSON is written when the sweep ends: a killed run leaves it empty")
+        started = sum("point " in x for x in err)
+        print(f"ok: SIGKILL at point {started} of {len(natural)}: {len(rows)} rows kept, "
+              f"{len(samples)} canary samples, {len(seen)} rows seen before the kill")
+
+
+{"rounds": rounds, "canary": canary, "canary_sigkill": canary_sigkill}[PART]()
 sys.exit(1 if failures else 0)

@@ -34,7 +34,7 @@ def installed_commands(source):
 def signal_at_point(proc, sig, point=3, timeout=120):
     """Wait until storebench's progress line (stderr, one line per point off a terminal) reaches
     `point`, send sig, and return all of stderr once it exits.  The progress line, not the CSV,
-    says when: with the drift canary the rows are written at the end."""
+    says when: with the drift canary a row reaches the CSV only at the canary's next sample."""
     err = ""
     while "point %d/" % point not in err and proc.poll() is None:
         err += proc.stderr.readline()
