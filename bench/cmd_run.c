@@ -691,9 +691,11 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	measure_env_free(&env);
 	progress_end();
 	rc = gbs_close();
-	if (rc && !w.failed) {
-		w.werr = rc;
-		w.failed = of.json.abs;
+	if (rc) {
+		if (!w.failed) {
+			w.werr = rc;
+			w.failed = of.json.abs;
+		}
 		w.done = 0; /* a JSON that cannot be finished is not kept, nor the CSV without it */
 	}
 	outfiles_guard(NULL);

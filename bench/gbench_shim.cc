@@ -169,10 +169,14 @@ public:
 	// row failed, a write that failed) is cut, so the JSON holds exactly the CSV's points.
 	int finish()
 	{
+		int held_error = 0;
+
 		if (!started)
 			return 0;
-		if (hold)
+		if (hold) {
 			release();
+			held_error = json_buf.error; // rewind() forgets it: the held points are lost
+		}
 		if (display)
 			display->Finalize();
 		if (!json)
@@ -184,7 +188,7 @@ public:
 		json_out.flush();
 		if (!json_buf.error && fsync(json_buf.fd))
 			json_buf.error = errno;
-		return json_buf.error;
+		return held_error ? held_error : json_buf.error;
 	}
 
 private:

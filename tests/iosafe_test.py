@@ -125,6 +125,29 @@ def diskfull():
         finally:
             if mounted:
                 subprocess.run(["umount", fs])
+    json_full()
+
+
+def json_full():
+    """With the drift canary the JSON is written when the sweep ends, after the CSV's rows are
+    kept: when only the JSON does not fit (a real per-file size limit), the run fails naming it
+    and removes both files, never keeping a CSV whose points the JSON lacks."""
+    limit = 8192  # the CSV of 3 points fits, their JSON (9 runs each) does not
+
+    def limited():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    with tempfile.TemporaryDirectory() as d:
+        a = os.path.join(d, "a.csv")
+        r = run(["--kernels", "memset", "--call", "4KiB,8KiB,16KiB", "--threads", "1",
+                 "--repetitions", "3", "--min-time", "0.001", "--csv", a], d, preexec_fn=limited,
+                timeout=120)
+        err = [line for line in r.stderr.splitlines() if line.startswith("storebench run:")]
+        check(r.returncode == 1 and len(err) == 1 and "writing " + os.path.join(d, "a.json") in
+              err[0] and "both files removed" in err[0] and os.listdir(d) == [],
+              f"only the JSON past its limit: exit 1, one line naming it, both files removed "
+              f"({r.returncode}, {err}, {os.listdir(d)})")
 
 
 def closedfds():
