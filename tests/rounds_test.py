@@ -265,9 +265,10 @@ def canary_sigkill():
         seen = []
         while not seen:
             time.sleep(0.05)
+            rows = on_disk()
             if p.poll() is not None:
-                break
-            seen = on_disk()
+                break  # ended first: its rows may all be from the end
+            seen = rows
         # a few more points, so some are measured after the last sample when the kill lands
         points = sum("point " in x for x in err)
         while p.poll() is None and sum("point " in x for x in err) < points + 3:
@@ -277,8 +278,9 @@ def canary_sigkill():
         p.kill()
         p.wait()
         reading.join(10)
-        check(running and seen, f"rows reached the disk while the sweep ran ({len(seen)} rows "
-              f"seen, {'still running' if running else 'exited %d first' % p.returncode})")
+        ended = "killed" if running else "exited %d first" % p.returncode
+        check(running and seen, f"rows on disk while the sweep still ran, then the kill "
+              f"({len(seen)} rows seen, {ended})")
         if not running:
             return
         try:
