@@ -1,7 +1,8 @@
 /*
- * sweep.c — enumerating the points of a run from its option axes.
- * Plain C.  Each combination of the axes becomes a store point or a read/write mix point, or is
- * skipped or refused; points are named (point.c) and filtered here, once, before anything runs.
+ * sweep.c — the points of a run: the product of its option axes, less what the filter rules drop.
+ * Plain C.  One odometer walks the axis table; each combination becomes a store or a mix point,
+ * the rules in order keep, skip or refuse it, and the kept ones are named (point.c) and matched
+ * against --benchmark_filter here, once, before anything runs.
  */
 #include "sweep.h"
 
@@ -10,6 +11,210 @@
 #include <string.h>
 
 #include "gbench_shim.h"
+
+/*
+ * The axes in the order of the walk, the first changing slowest (sweep.h says why this order):
+ * each one's id, the option that lists it, and its length in the options o.
+ */
+#define SWEEP_AXES(X)                               \
+	X(THREADS,   "--threads",   o->threads.n)   \
+	X(WS,        "--ws",        o->nws)         \
+	X(CALL,      "--call",      o->call.n)      \
+	X(MISALIGN,  "--misalign",  o->misalign.n)  \
+	X(RW,        "--rw",        o->nrw)         \
+	X(RW_MODE,   "--rw-mode",   o->nrw_mode)    \
+	X(RW_LAYOUT, "--rw-layout", o->nrw_layout)  \
+	X(CHUNK,     "--chunk",     o->chunk.n)     \
+	X(KERNEL,    "--kernels",   o->sel.n)
+
+enum axis {
+#define AXIS_ID(id, option, length) AXIS_##id,
+	SWEEP_AXES(AXIS_ID)
+#undef AXIS_ID
+	AXIS_COUNT
+};
+
+static const char *const axis_option[AXIS_COUNT] = {
+#define AXIS_OPTION(id, option, length) [AXIS_##id] = option,
+	SWEEP_AXES(AXIS_OPTION)
+#undef AXIS_OPTION
+};
+
+static void axis_lengths(const struct run_opts *o, size_t len[AXIS_COUNT])
+{
+#define AXIS_LENGTH(id, option, length) len[AXIS_##id] = (length);
+	SWEEP_AXES(AXIS_LENGTH)
+#undef AXIS_LENGTH
+}
+
+bool sweep_combinations(const struct run_opts *o, size_t *n)
+{
+	size_t len[AXIS_COUNT];
+
+	axis_lengths(o, len);
+	*n = 1;
+	for (size_t a = 0; a < AXIS_COUNT; a++)
+		if (__builtin_mul_overflow(*n, len[a], n))
+			return false;
+	return true;
+}
+
+char *sweep_axis_options(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t a = 0; a < AXIS_COUNT && used < len; a++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !a ? "" : a + 1 == AXIS_COUNT ? " and " : ", ",
+					 axis_option[a]);
+	return buf;
+}
+
+/* One combination of the walk: an index into each axis of the options o. */
+struct combo {
+	const struct run_opts *o; /* whose axes are walked */
+	size_t at[AXIS_COUNT];    /* the value of each axis, as an index into its list */
+};
+
+/* The next combination, the last axis turning fastest; false after the last one. */
+static bool combo_next(struct combo *c, const size_t len[AXIS_COUNT])
+{
+	for (size_t a = AXIS_COUNT; a-- > 0;) {
+		if (++c->at[a] < len[a])
+			return true;
+		c->at[a] = 0;
+	}
+	return false;
+}
+
+static const struct ws_item *combo_ws(const struct combo *c)
+{
+	return &c->o->ws[c->at[AXIS_WS]];
+}
+
+static uint64_t combo_call(const struct combo *c)
+{
+	return c->o->call.v[c->at[AXIS_CALL]];
+}
+
+/* The ratio the --rw element of c asked for (a split point's own may be rounded). */
+static const struct rw_ratio *combo_rw(const struct combo *c)
+{
+	return &c->o->rw[c->at[AXIS_RW]];
+}
+
+/*
+ * The point c stands for.  Store only (rw 100): calls of the call size over the working set (the
+ * call itself for call and hot; cold's region grows with the call; seq and random cycle whole
+ * calls).  Below rw 100: the region each thread walks is the working set (the call for call and
+ * hot), in calls of the chunk; a split point takes the ratio its whole threads give.  Named only
+ * once the rules keep it.
+ */
+static void combo_point(const struct combo *c, struct point *p)
+{
+	const struct run_opts *o = c->o;
+	const struct ws_item *w = combo_ws(c);
+	uint64_t call = combo_call(c);
+	struct rw_split split;
+	char err[256];
+
+	*p = (struct point){
+		.k = o->sel.k[c->at[AXIS_KERNEL]],
+		.threads = (unsigned)o->threads.v[c->at[AXIS_THREADS]],
+		.misalign = (unsigned)o->misalign.v[c->at[AXIS_MISALIGN]],
+	};
+	if (rw_ratio_is_store_only(combo_rw(c))) {
+		uint64_t cold = o->cold_bytes > 4 * call ? o->cold_bytes : 4 * call;
+
+		p->kind = POINT_STORE;
+		p->store = (struct store_shape){
+			.mode = w->mode, .call_bytes = call,
+			.ws_bytes = w->mode == WS_CALL || w->mode == WS_HOT ? call
+				    : w->mode == WS_COLD ? cold : w->bytes / call * call,
+		};
+		return;
+	}
+	p->kind = POINT_MIX;
+	p->mix = (struct mix_shape){
+		.rw = *combo_rw(c),
+		.mode = o->rw_mode[c->at[AXIS_RW_MODE]],
+		.layout = o->rw_layout[c->at[AXIS_RW_LAYOUT]],
+		.chunk_bytes = o->chunk.v[c->at[AXIS_CHUNK]],
+		.region_bytes = w->mode == WS_CALL || w->mode == WS_HOT ? call : w->bytes,
+	};
+	/* one thread cannot split a mix: the rules refuse or skip it, its ratio stays as asked */
+	if (p->mix.mode == RW_MODE_split &&
+	    !rw_split_init(&split, p->threads, &p->mix.rw, err, sizeof err))
+		rw_split_ratio(&split, &p->mix.rw);
+}
+
+/* What a rule says about a point. */
+enum verdict {
+	KEEP,   /* nothing against it */
+	NOTE,   /* kept, and counted in the rule's counter */
+	SKIP,   /* not a point of this sweep; counted in the rule's counter when it has one */
+	REFUSE, /* the options cannot be measured: the rule wrote why into err */
+};
+
+/* The counters of sweep_points(); a rule with NO_COUNTER counts into a slot nobody reads. */
+enum counter { NO_COUNTER, SKIPPED, SKIPPED_RW, ROUNDED_SPLIT, COUNTERS };
+
+struct rule {
+	const char *name;     /* what it guards, for the reader and a debugger */
+	enum counter counter; /* bumped when it says NOTE or SKIP */
+	enum verdict (*judge)(const struct combo *c, const struct point *p, char *err,
+			      size_t errlen); /* its say on p, the point of c */
+};
+
+/* A store point is the same whatever the mode, layout and chunk: the first of each only. */
+static enum verdict store_ignores_mix_axes(const struct combo *c, const struct point *p, char *err,
+					   size_t errlen)
+{
+	(void)err, (void)errlen;
+	return p->kind == POINT_STORE &&
+	       (c->at[AXIS_RW_MODE] || c->at[AXIS_RW_LAYOUT] || c->at[AXIS_CHUNK]) ? SKIP : KEEP;
+}
+
+/* Layout is an interleave axis (split writes whole threads), and rw 0 reads the same in either. */
+static enum verdict layout_interleave_only(const struct combo *c, const struct point *p, char *err,
+					   size_t errlen)
+{
+	(void)err, (void)errlen;
+	return p->kind == POINT_MIX && c->at[AXIS_RW_LAYOUT] &&
+	       (p->mix.mode == RW_MODE_split || rw_ratio_is_read_only(&p->mix.rw)) ? SKIP : KEEP;
+}
+
+/* A seq or random working set holds at least one call. */
+static enum verdict call_within_ws(const struct combo *c, const struct point *p, char *err,
+				   size_t errlen)
+{
+	const struct ws_item *w = combo_ws(c);
+
+	(void)err, (void)errlen;
+	return p->kind == POINT_STORE && (w->mode == WS_SEQ || w->mode == WS_RANDOM) &&
+	       w->bytes < combo_call(c) ? SKIP : KEEP;
+}
+
+/* A read/write mix walks its region in order: no cold or random working set. */
+static enum verdict mix_walks_in_order(const struct combo *c, const struct point *p, char *err,
+				       size_t errlen)
+{
+	enum ws_mode m = combo_ws(c)->mode;
+
+	(void)err, (void)errlen;
+	return p->kind == POINT_MIX && (m == WS_COLD || m == WS_RANDOM) ? SKIP : KEEP;
+}
+
+/* A chunk fits the region it is a call over (and is a nonzero multiple of 64). */
+static enum verdict chunk_within_region(const struct combo *c, const struct point *p, char *err,
+					size_t errlen)
+{
+	(void)c;
+	if (p->kind != POINT_MIX)
+		return KEEP;
+	return rw_check_chunk(p->mix.chunk_bytes, p->mix.region_bytes, err, errlen) ? REFUSE : KEEP;
+}
 
 static bool has_mode(const struct run_opts *o, enum rw_mode m)
 {
@@ -20,85 +225,65 @@ static bool has_mode(const struct run_opts *o, enum rw_mode m)
 }
 
 /*
- * The read/write point of this combination: the region each thread walks is the working set (the
- * call for call/hot), walked in calls of the chunk; a split point takes the ratio its whole
- * threads give.  Returns 1 to keep it, 0 to skip it, -1 after the error line when it cannot be
- * measured.
+ * A split mix needs a reader and a writer: at one thread it is refused, unless interleave is
+ * asked for too, whose 1-thread points are then the ones measured.
  */
-static int mix_point(const struct run_opts *o, struct point *p, const struct ws_item *w,
-		     uint64_t call, size_t *skipped_rw, size_t *rounded_split)
+static enum verdict split_needs_threads(const struct combo *c, const struct point *p, char *err,
+					size_t errlen)
 {
-	struct mix_shape *m = &p->mix;
 	struct rw_split split;
+
+	if (p->kind != POINT_MIX || p->mix.mode != RW_MODE_split ||
+	    !rw_split_init(&split, p->threads, &p->mix.rw, err, errlen))
+		return KEEP;
+	return has_mode(c->o, RW_MODE_interleave) ? SKIP : REFUSE;
+}
+
+/* A split point measures the ratio whole threads give: counted when that is not the one asked. */
+static enum verdict split_ratio_rounded(const struct combo *c, const struct point *p, char *err,
+					size_t errlen)
+{
+	const struct rw_ratio *asked = combo_rw(c);
+
+	(void)err, (void)errlen;
+	return p->kind == POINT_MIX && p->mix.mode == RW_MODE_split &&
+	       (p->mix.rw.write_parts != asked->write_parts ||
+		p->mix.rw.total_parts != asked->total_parts) ? NOTE : KEEP;
+}
+
+/* In order: the first SKIP or REFUSE decides, so a skipped combination is counted once. */
+static const struct rule rules[] = {
+	{ "store points ignore the mix axes", NO_COUNTER, store_ignores_mix_axes },
+	{ "layout is an interleave axis", NO_COUNTER, layout_interleave_only },
+	{ "a call fits its working set", SKIPPED, call_within_ws },
+	{ "a mix walks its region in order", SKIPPED_RW, mix_walks_in_order },
+	{ "a chunk fits its region", NO_COUNTER, chunk_within_region },
+	{ "a split mix needs a reader and a writer", SKIPPED_RW, split_needs_threads },
+	{ "split ratios are whole threads", ROUNDED_SPLIT, split_ratio_rounded },
+};
+
+/* 1 when c is a point (*p) after the rules, 0 when one skipped it, -1 after a REFUSE's line. */
+static int judge(const struct combo *c, struct point *p, size_t count[COUNTERS])
+{
 	char err[256];
 
-	m->region_bytes = w->mode == WS_CALL || w->mode == WS_HOT ? call : w->bytes;
-	if (w->mode == WS_COLD || w->mode == WS_RANDOM) {
-		++*skipped_rw; /* an rw mix walks its region in order */
-		return 0;
-	}
-	if (rw_check_chunk(m->chunk_bytes, m->region_bytes, err, sizeof err)) {
-		fprintf(stderr, "storebench run: %s\n", err);
-		return -1;
-	}
-	if (m->mode == RW_MODE_split) {
-		struct rw_ratio asked = m->rw;
-
-		if (rw_split_init(&split, p->threads, &m->rw, err, sizeof err)) {
-			if (has_mode(o, RW_MODE_interleave)) {
-				++*skipped_rw;
-				return 0;
-			}
+	combo_point(c, p);
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		switch (rules[i].judge(c, p, err, sizeof err)) {
+		case KEEP:
+			break;
+		case NOTE:
+			count[rules[i].counter]++;
+			break;
+		case SKIP:
+			count[rules[i].counter]++;
+			return 0;
+		case REFUSE:
 			fprintf(stderr, "storebench run: %s\n", err);
 			return -1;
 		}
-		rw_split_ratio(&split, &m->rw);
-		if (m->rw.write_parts != asked.write_parts || m->rw.total_parts != asked.total_parts)
-			++*rounded_split;
 	}
 	return 1;
-}
-
-/*
- * The store point of this combination: its working set from the ws item (the call itself for
- * call/hot).  Returns 1 to keep it, 0 to skip it (a call larger than its working set).
- */
-static int store_point(const struct run_opts *o, struct point *p, const struct ws_item *w,
-		       size_t *skipped)
-{
-	struct store_shape *st = &p->store;
-
-	switch (st->mode) {
-	case WS_CALL:
-	case WS_HOT:
-		st->ws_bytes = st->call_bytes;
-		break;
-	case WS_COLD:
-		st->ws_bytes = o->cold_bytes > 4 * st->call_bytes ? o->cold_bytes
-								  : 4 * st->call_bytes;
-		break;
-	default:
-		if (w->bytes < st->call_bytes) {
-			++*skipped;
-			return 0;
-		}
-		/* whole calls only: the distinct bytes really cycled through */
-		st->ws_bytes = w->bytes / st->call_bytes * st->call_bytes;
-		break;
-	}
-	return 1;
-}
-
-bool sweep_combinations(const struct run_opts *o, size_t *n)
-{
-	size_t axis[] = { o->threads.n, o->nws, o->call.n, o->misalign.n, o->nrw, o->nrw_mode,
-			  o->nrw_layout, o->chunk.n, o->sel.n };
-
-	*n = 1;
-	for (size_t i = 0; i < sizeof axis / sizeof axis[0]; i++)
-		if (__builtin_mul_overflow(*n, axis[i], n))
-			return false;
-	return true;
 }
 
 /* Order of two points' names, then of their place in the sweep (qsort is not stable). */
@@ -145,7 +330,8 @@ static bool drop_repeats(struct point *pts, size_t *n)
 struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split)
 {
-	size_t cap, used = 0;
+	size_t cap, used = 0, len[AXIS_COUNT], count[COUNTERS] = { 0 };
+	struct combo c = { .o = o };
 	struct point *pts;
 
 	*skipped = *skipped_rw = *rounded_split = 0;
@@ -160,54 +346,27 @@ struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 		perror("storebench run");
 		exit(1);
 	}
-	for (size_t t = 0; t < o->threads.n; t++)
-	for (size_t w = 0; w < o->nws; w++)
-	for (size_t c = 0; c < o->call.n; c++)
-	for (size_t m = 0; m < o->misalign.n; m++)
-	for (size_t r = 0; r < o->nrw; r++)
-	for (size_t md = 0; md < o->nrw_mode; md++)
-	for (size_t l = 0; l < o->nrw_layout; l++)
-	for (size_t ch = 0; ch < o->chunk.n; ch++)
-	for (size_t k = 0; k < o->sel.n; k++) {
-		struct point p = {
-			.k = o->sel.k[k], .threads = (unsigned)o->threads.v[t],
-			.misalign = (unsigned)o->misalign.v[m],
-		};
-		int keep;
+	axis_lengths(o, len);
+	/* an empty axis has no combination (cap is 0) */
+	for (bool more = cap > 0; more; more = combo_next(&c, len)) {
+		int keep = judge(&c, &pts[used], count);
 
-		if (rw_ratio_is_store_only(&o->rw[r])) {
-			/* store only: the same point whatever the mode, layout and chunk */
-			if (md || l || ch)
-				continue;
-			p.kind = POINT_STORE;
-			p.store = (struct store_shape){ .mode = o->ws[w].mode,
-							.call_bytes = o->call.v[c] };
-			keep = store_point(o, &p, &o->ws[w], skipped);
-		} else {
-			/* layout is an interleave axis, and rw 0 reads the same in either */
-			if (l && (o->rw_mode[md] == RW_MODE_split || rw_ratio_is_read_only(&o->rw[r])))
-				continue;
-			p.kind = POINT_MIX;
-			p.mix = (struct mix_shape){ .rw = o->rw[r], .mode = o->rw_mode[md],
-						    .layout = o->rw_layout[l],
-						    .chunk_bytes = o->chunk.v[ch] };
-			/* below rw 100 the call axis only sets call/hot regions: one point each */
-			keep = mix_point(o, &p, &o->ws[w], o->call.v[c], skipped_rw, rounded_split);
-		}
 		if (keep < 0) {
 			free(pts);
 			return NULL;
 		}
-		if (!keep)
-			continue;
-		point_name(&p);
-		if (gbs_filter_match(p.name))
-			pts[used++] = p;
+		if (keep) {
+			point_name(&pts[used]);
+			used += gbs_filter_match(pts[used].name);
+		}
 	}
 	if (!drop_repeats(pts, &used)) {
 		perror("storebench run");
 		exit(1);
 	}
+	*skipped = count[SKIPPED];
+	*skipped_rw = count[SKIPPED_RW];
+	*rounded_split = count[ROUNDED_SPLIT];
 	*n = used;
 	return pts;
 }

@@ -35,10 +35,11 @@ struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 		view.chunk = o->at[i].chunk;
 		if (!sweep_combinations(&view, &m) || __builtin_add_overflow(total, m, &total) ||
 		    total > SWEEP_MAX_COMBINATIONS) {
+			char axes[160];
+
 			fprintf(stderr, "storebench run: the sweep has more than %d combinations of "
-					"--threads, --ws, --call, --misalign, --rw, --rw-mode, "
-					"--rw-layout, --chunk and --kernels; use shorter lists\n",
-				SWEEP_MAX_COMBINATIONS);
+					"%s; use shorter lists\n", SWEEP_MAX_COMBINATIONS,
+				sweep_axis_options(axes, sizeof axes));
 			return NULL;
 		}
 	}
