@@ -24,13 +24,13 @@
 #include "gbflags.h"
 #include "machine.h"
 #include "measure.h"
-#include "metadata.h"
 #include "opts.h"
 #include "outfiles.h"
 #include "pool.h"
 #include "progress.h"
-#include "quality.h"
 #include "rounds.h"
+#include "rows.h"
+#include "run_metadata.h"
 #include "signals.h"
 #include "sweep.h"
 #include "sweep_scaled.h"
@@ -90,137 +90,6 @@ static bool memory_fits(const struct run_opts *o, const struct point *pts, const
 	return true;
 }
 
-static void join_args(int argc, char **argv, char *buf, size_t len)
-{
-	size_t used = (size_t)snprintf(buf, len, "storebench run");
-
-	for (int i = 1; i < argc && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
-}
-
-static void join_list(const struct u64_list *l, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < l->n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%llu", i ? "," : "", l->v[i]);
-}
-
-/*
- * Every key=value of the run, written once to a memory stream and then into the CSV preamble
- * and the JSON context, so the two files describe the run identically.
- */
-/* The diagnostics a run was bent with, comma-joined in a fixed order ("" for a normal run). */
-static const char *diagnostics(const struct run_opts *o)
-{
-	static char text[64];
-
-	snprintf(text, sizeof text, "%s%s%s", o->slowdown_pct > 0 ? ",inject-slowdown" : "",
-		 o->stall_ms > 0 ? ",inject-stall" : "", o->skew_us > 0 ? ",inject-skew" : "");
-	return text[0] ? text + 1 : text;
-}
-
-static char *run_metadata(int argc, char **argv, const struct machine *mach,
-			  const struct run_opts *o, const struct outfiles *of, time_t now,
-			  double tsc_hz, const char *cycles_note)
-{
-	char *text = NULL, buf[4096], stamp[32];
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-
-	if (!m)
-		return NULL;
-	metadata_machine(m, "", mach);
-	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	metadata_kv(m, "", "utc_time", "%s", stamp);
-	join_args(argc, argv, buf, sizeof buf);
-	metadata_kv(m, "", "command_line", "%s", buf);
-	metadata_kv(m, "", "machine_id", "%s", of->machine);
-	metadata_kv(m, "", "json_file", "%s", of->json.path);
-	metadata_kv(m, "", "tsc_hz", "%.0f", tsc_hz);
-	metadata_kv(m, "", "cycles", "%s", cycles_note);
-	metadata_kv(m, "", "preset", "%s", o->preset);
-	metadata_kv(m, "", "kernels", "%s", o->kernels_spec);
-	metadata_kv(m, "", "kernels_skipped", "%s", o->sel.skipped);
-	metadata_kv(m, "", "call_spec", "%s", o->call_spec);
-	metadata_kv(m, "", "ws_spec", "%s", o->ws_spec);
-	metadata_kv(m, "", "cold_ws_bytes", "%llu", o->cold_bytes);
-	join_list(&o->threads, buf, sizeof buf);
-	metadata_kv(m, "", "threads", "%s", buf);
-	metadata_kv(m, "", "placement", "%s", o->placement.spec);
-	buf[0] = '\0';
-	for (size_t i = 0, used = 0; i < o->placement.ncpus && used < sizeof buf; i++)
-		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%d", i ? "," : "",
-					 o->placement.cpu[i]);
-	metadata_kv(m, "", "placement_cpus", "%s", buf);
-	metadata_kv(m, "", "membind", "%s", o->membind_name);
-	metadata_kv(m, "", "pages", "%s", page_policy_name[o->pages]);
-	metadata_kv(m, "", "fill_byte", "%u", o->fill);
-	metadata_kv(m, "", "prefill_byte", "%u", o->prefill);
-	join_list(&o->misalign, buf, sizeof buf);
-	metadata_kv(m, "", "misalign", "%s", buf);
-	metadata_kv(m, "", "rw", "%s", o->rw_spec);
-	metadata_kv(m, "", "rw_mode", "%s", o->rw_mode_spec);
-	metadata_kv(m, "", "rw_layout", "%s", o->rw_layout_spec);
-	join_list(&o->chunk, buf, sizeof buf);
-	metadata_kv(m, "", "chunk_bytes", "%s", buf);
-	metadata_kv(m, "", "read_kernel", "%s", o->load->name);
-	if (o->repetitions > 0 && !gbflag_given(argc, argv, "benchmark_repetitions"))
-		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
-	else
-		metadata_kv(m, "", "repetitions", "google benchmark flag");
-	if (o->min_time > 0)
-		metadata_kv(m, "", "min_time_s", "%g", o->min_time);
-	else
-		metadata_kv(m, "", "min_time_s", "google benchmark flag");
-	metadata_kv(m, "", "rounds", "%d", o->rounds);
-	metadata_kv(m, "", "seed", "%llu", o->seed);
-	if (!o->canary) /* with the canary, its keys follow once it started (canary_settings) */
-		metadata_kv(m, "", "canary", "off");
-	if (o->repetitions > 0 && !has_flag(argc, argv, "--benchmark_repetitions"))
-		metadata_kv(m, "", "repetitions_per_round", "%d",
-			    rounds_repetitions(o->repetitions, o->rounds));
-	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%% and a "
-		    "batch lasts 2 x quality_batch_ns_min, its median timed again");
-	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
-	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
-	metadata_kv(m, "", "inject_skew_us", "%g", o->skew_us);
-	/* A run bent on purpose must never become the yardstick of a later one (scripts/nightly). */
-	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0)
-		metadata_kv(m, "", "diagnostic", "%s", diagnostics(o));
-	quality_metadata(m, "", &o->quality);
-	fclose(m);
-	return text;
-}
-
-/*
- * The key=value lines of meta as CSV preamble lines (when csv) and as JSON context keys (when
- * context: each key once, Google Benchmark refuses a second).  Values have no length limit: the
- * canary's series grows with the run.
- */
-static void write_preamble(FILE *csv, const char *meta, bool context)
-{
-	for (const char *line = meta; *line; ) {
-		const char *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		const char *eq = memchr(line, '=', n);
-
-		if (csv)
-			fprintf(csv, "# %.*s\n", (int)n, line);
-		if (context && eq) {
-			char *key = strndup(line, (size_t)(eq - line));
-			char *val = strndup(eq + 1, n - (size_t)(eq - line) - 1);
-
-			if (key && val)
-				gbs_context(key, val);
-			free(key);
-			free(val);
-		}
-		line += n + (nl != NULL);
-	}
-}
-
 /* One line about the cycles column: "available" or why not (also checked for every worker). */
 static void probe_cycles(char *note, size_t len, bool *ok)
 {
@@ -250,172 +119,6 @@ static void fill_std_fds(void)
 		}
 }
 
-/* The one line a failed write gets: the file, why, and what is left of both files. */
-static int write_failed(struct outfiles *of, const char *file, int err, size_t done)
-{
-	if (done) {
-		fprintf(stderr, "storebench run: writing %s: %s; stopped, both files keep the %zu "
-				"complete points before it\n", file, strerror(err), done);
-		return 1;
-	}
-	fprintf(stderr, "storebench run: writing %s: %s; no point complete, both files removed\n",
-		file, strerror(err));
-	outfiles_discard(of);
-	return 1;
-}
-
-/* A point between its first round and its row in the CSV. */
-struct point_slot {
-	struct point_history *hist; /* its repetitions so far (measure.c) */
-	char *row;                  /* its row over the rounds so far, packed; NULL until measured */
-	unsigned quality;           /* enum quality_reason bits of every round (and the canary) */
-	bool remeasured;            /* some round measured it twice (quality.h) */
-	bool failed;                /* a round failed verification: the row stays that round's */
-};
-
-/* Rows written with a quality flag, and how many carry each reason (bit b of the mask). */
-struct flagged {
-	size_t points;                   /* rows whose quality is not ok */
-	size_t reason[QUALITY_REASONS];  /* rows with bit b set */
-};
-
-/*
- * The end summary's line on flagged points: how many, and how many for each reason, e.g.
- * "3 of 27 points flagged in the quality column: shared_cpu 3, cv 1".
- */
-static void print_flagged(const struct flagged *f, size_t done, const struct quality_limits *l)
-{
-	char name[QUALITY_TEXT_MAX];
-	const char *sep = "";
-
-	if (!f->points)
-		return;
-	fprintf(stderr, "storebench: warning: %zu of %zu points flagged in the quality column:",
-		f->points, done);
-	for (int b = 0; b < QUALITY_REASONS; b++)
-		if (f->reason[b]) {
-			fprintf(stderr, "%s %s %zu", sep, quality_format(1u << b, name, sizeof name),
-				f->reason[b]);
-			sep = ",";
-		}
-	if (f->reason[0])
-		fprintf(stderr, " (shared_cpu: a thread had under %.0f%% of its CPU; other work on the "
-				"pinned CPUs?)", 100 * l->cpu_share_min);
-	fputs("; results/README.md: Quality\n", stderr);
-}
-
-/* The CSV's rows on their way out, in the sweep's order, and what both files keep of them. */
-struct rows_out {
-	struct outfiles *of;       /* the two files */
-	struct point_slot *slots;  /* where the rows come from */
-	struct csv_row *row;       /* one row's fields, unpacked */
-	size_t next;               /* the first slot not yet written */
-	size_t pending;            /* rows written since the files were last kept */
-	size_t done;               /* rows kept in both files */
-	size_t samples;            /* canary samples written as canary_sample lines */
-	struct flagged flagged;    /* the quality flags of the kept rows */
-	struct flagged adding;     /* those of the pending rows */
-	const char *failed;        /* the file a write failed on, NULL while all went through */
-	int werr;                  /* and why */
-};
-
-/* The rows of slots [w->next, upto) that were measured, into the CSV's stream (not yet kept). */
-static void put_rows(struct rows_out *w, size_t upto)
-{
-	char quality[QUALITY_TEXT_MAX];
-
-	for (; w->next < upto; w->next++) {
-		struct point_slot *s = &w->slots[w->next];
-
-		if (!s->row)
-			continue;
-		csv_row_unpack(s->row, w->row);
-		csv_set(w->row, COL_remeasured, "%d", s->remeasured);
-		if (!s->failed)
-			csv_set(w->row, COL_quality, "%s", quality_format(s->quality, quality,
-									  sizeof quality));
-		csv_write(w->of->csv_stream, w->row);
-		w->adding.points += s->quality != 0;
-		for (int b = 0; b < QUALITY_REASONS; b++)
-			w->adding.reason[b] += (s->quality >> b) & 1;
-		w->pending++;
-	}
-}
-
-/*
- * Keep what was written: the CSV, then, when rows were added, the JSON with every point reported
- * so far (the same points).  On a failure the CSV is cut back to what was kept before,
- * w->failed names the file, w->werr says why; returns false.
- */
-static bool keep_rows(struct rows_out *w)
-{
-	off_t kept = w->of->csv_kept;
-
-	if (!outfiles_keep_csv(w->of)) {
-		w->werr = errno;
-		w->failed = w->of->csv.abs;
-		return false;
-	}
-	w->werr = w->pending ? gbs_keep() : 0;
-	if (w->werr) {
-		outfiles_cut_csv(w->of, kept);
-		w->failed = w->of->json.abs;
-		return false;
-	}
-	w->done += w->pending;
-	w->flagged.points += w->adding.points;
-	for (int b = 0; b < QUALITY_REASONS; b++)
-		w->flagged.reason[b] += w->adding.reason[b];
-	w->pending = 0;
-	w->adding = (struct flagged){ 0 };
-	return true;
-}
-
-/* The measured rows of slots [w->next, upto), kept in both files. */
-static bool write_rows(struct rows_out *w, size_t upto)
-{
-	put_rows(w, upto);
-	return keep_rows(w);
-}
-
-/*
- * With the canary, after each of its samples: the rows of slots [w->next, upto) the sample made
- * final, then a `# canary_sample` line for every sample not yet written, and at the end (last)
- * the canary's summary, all kept together — so a row is always followed by the sample that
- * judged it, and a killed run loses at most the points since the last sample.
- */
-static bool canary_rows(struct rows_out *w, const struct canary *c, size_t upto, bool last)
-{
-	put_rows(w, upto);
-	for (; w->samples < c->n; w->samples++)
-		canary_sample_line(w->of->csv_stream, "# ", c, w->samples);
-	if (last)
-		canary_summary(w->of->csv_stream, "# ", c);
-	return keep_rows(w);
-}
-
-/*
- * The CSV's start, kept before the first point: the run's keys, the canary's settings (its
- * starting sample taken) and the header, then the starting sample.  Rows follow as they are final.
- */
-static bool start_csv(struct rows_out *w, const char *meta, const struct canary *c)
-{
-	write_preamble(w->of->csv_stream, meta, false);
-	if (c)
-		canary_settings(w->of->csv_stream, "# ", c);
-	csv_header(w->of->csv_stream);
-	return c ? canary_rows(w, c, 0, false) : keep_rows(w);
-}
-
-static void slots_free(struct point_slot *slots, size_t n)
-{
-	for (size_t i = 0; slots && i < n; i++) {
-		point_history_free(slots[i].hist);
-		free(slots[i].row);
-	}
-	free(slots);
-}
-
 /* What a run allocates, freed by cmd_run whichever way run() returns. */
 struct run_mem {
 	struct point *pts;        /* the sweep */
@@ -426,27 +129,6 @@ struct run_mem {
 	char *meta;               /* the run's metadata, until the preamble is written */
 	struct canary canary;     /* the drift canary, when --canary on */
 };
-
-/*
- * One more canary sample, then its verdict on the measurements [*from, to) since the one before:
- * if either sample is outside the starting band, the machine moved while they ran.  false when
- * out of memory for the series.
- */
-static bool canary_step(struct canary *c, struct point_slot *slots, const size_t *order,
-			size_t *from, size_t to)
-{
-	bool out;
-
-	if (!canary_sample(c)) {
-		fprintf(stderr, "storebench run: out of memory for the canary's series\n");
-		return false;
-	}
-	out = canary_out(c, c->n - 2) || canary_out(c, c->n - 1);
-	for (; *from < to; ++*from)
-		if (out)
-			slots[order[*from]].quality |= QUALITY_DRIFT;
-	return true;
-}
 
 /* The canary's keys, settings and summary, into the JSON context, which waits for them. */
 static void canary_context(const struct canary *c)
@@ -620,12 +302,12 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		return abandon(&of, &pool, &env);
 	}
 	w = (struct rows_out){ .of = &of, .slots = slots, .row = row };
-	if (!start_csv(&w, meta, o->canary ? &mem->canary : NULL)) {
+	if (!rows_start(&w, meta, o->canary ? &mem->canary : NULL)) {
 		pool_stop(&pool);
 		measure_env_free(&env);
 		gbs_close();
 		outfiles_guard(NULL);
-		return write_failed(&of, w.failed, w.werr, 0);
+		return rows_write_failed(&of, w.failed, w.werr, 0);
 	}
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
 	progress_start(weight, npts, o->rounds);
@@ -639,12 +321,12 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		if (slot->failed)
 			continue; /* a failed check is the point's result: no round replaces it */
 		if (o->canary && canary_due(&mem->canary)) {
-			if (!canary_step(&mem->canary, slots, order, &canary_from, k)) {
+			if (!slots_canary_step(&mem->canary, slots, order, &canary_from, k)) {
 				status = 1;
 				break;
 			}
 			/* at one round, slots [0, k) are the points measured so far: judged, final */
-			if (!canary_rows(&w, &mem->canary, o->rounds == 1 ? k : 0, false))
+			if (!rows_canary(&w, &mem->canary, o->rounds == 1 ? k : 0, false))
 				break;
 		}
 		if (env.cycles)
@@ -673,19 +355,19 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 			status = 1;
 		/* one round without the canary: the sweep's order, so this row and every one before
 		 * it are final */
-		if (o->rounds == 1 && !o->canary && !write_rows(&w, i + 1))
+		if (o->rounds == 1 && !o->canary && !rows_write(&w, i + 1))
 			break;
 	}
 	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
 	 * each with the rounds it got (all of them unless stopped) */
 	if (o->canary) {
-		if (!canary_step(&mem->canary, slots, order, &canary_from, k))
+		if (!slots_canary_step(&mem->canary, slots, order, &canary_from, k))
 			status = 1;
 		if (!w.failed)
-			canary_rows(&w, &mem->canary, npts, true);
+			rows_canary(&w, &mem->canary, npts, true);
 		canary_context(&mem->canary);
 	} else if (!w.failed) {
-		write_rows(&w, npts);
+		rows_write(&w, npts);
 	}
 	pool_stop(&pool);
 	measure_env_free(&env);
@@ -700,7 +382,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	}
 	outfiles_guard(NULL);
 	if (w.failed)
-		return write_failed(&of, w.failed, w.werr, w.done);
+		return rows_write_failed(&of, w.failed, w.werr, w.done);
 	if (!w.done) {
 		outfiles_discard(&of); /* not one point measured: nothing worth keeping */
 		if (signals_pending()) {
@@ -717,7 +399,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	}
 	fprintf(stderr, "storebench: %zu of %zu points in %.1f s\n", w.done, npts,
 		progress_elapsed());
-	print_flagged(&w.flagged, w.done, &o->quality);
+	rows_print_flagged(&w.flagged, w.done, &o->quality);
 	if (signals_pending())
 		fprintf(stderr, "storebench: stopped by signal %d after %zu points; both files are "
 				"complete\n",

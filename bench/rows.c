@@ -1,0 +1,150 @@
+/*
+ * rows.c — a run's rows on their way to the CSV: each point's slot over the rounds, and the
+ * writer that puts them out in the sweep's order and keeps both files at the same points.
+ * Plain C.
+ */
+#include "rows.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gbench_shim.h"
+#include "run_metadata.h"
+
+int rows_write_failed(struct outfiles *of, const char *file, int err, size_t done)
+{
+	if (done) {
+		fprintf(stderr, "storebench run: writing %s: %s; stopped, both files keep the %zu "
+				"complete points before it\n", file, strerror(err), done);
+		return 1;
+	}
+	fprintf(stderr, "storebench run: writing %s: %s; no point complete, both files removed\n",
+		file, strerror(err));
+	outfiles_discard(of);
+	return 1;
+}
+
+void rows_print_flagged(const struct flagged *f, size_t done, const struct quality_limits *l)
+{
+	char name[QUALITY_TEXT_MAX];
+	const char *sep = "";
+
+	if (!f->points)
+		return;
+	fprintf(stderr, "storebench: warning: %zu of %zu points flagged in the quality column:",
+		f->points, done);
+	for (int b = 0; b < QUALITY_REASONS; b++)
+		if (f->reason[b]) {
+			fprintf(stderr, "%s %s %zu", sep, quality_format(1u << b, name, sizeof name),
+				f->reason[b]);
+			sep = ",";
+		}
+	if (f->reason[0])
+		fprintf(stderr, " (shared_cpu: a thread had under %.0f%% of its CPU; other work on the "
+				"pinned CPUs?)", 100 * l->cpu_share_min);
+	fputs("; results/README.md: Quality\n", stderr);
+}
+
+/* The rows of slots [w->next, upto) that were measured, into the CSV's stream (not yet kept). */
+static void put_rows(struct rows_out *w, size_t upto)
+{
+	char quality[QUALITY_TEXT_MAX];
+
+	for (; w->next < upto; w->next++) {
+		struct point_slot *s = &w->slots[w->next];
+
+		if (!s->row)
+			continue;
+		csv_row_unpack(s->row, w->row);
+		csv_set(w->row, COL_remeasured, "%d", s->remeasured);
+		if (!s->failed)
+			csv_set(w->row, COL_quality, "%s", quality_format(s->quality, quality,
+									  sizeof quality));
+		csv_write(w->of->csv_stream, w->row);
+		w->adding.points += s->quality != 0;
+		for (int b = 0; b < QUALITY_REASONS; b++)
+			w->adding.reason[b] += (s->quality >> b) & 1;
+		w->pending++;
+	}
+}
+
+/*
+ * Keep what was written: the CSV, then, when rows were added, the JSON with every point reported
+ * so far (the same points).  On a failure the CSV is cut back to what was kept before,
+ * w->failed names the file, w->werr says why; returns false.
+ */
+static bool keep_rows(struct rows_out *w)
+{
+	off_t kept = w->of->csv_kept;
+
+	if (!outfiles_keep_csv(w->of)) {
+		w->werr = errno;
+		w->failed = w->of->csv.abs;
+		return false;
+	}
+	w->werr = w->pending ? gbs_keep() : 0;
+	if (w->werr) {
+		outfiles_cut_csv(w->of, kept);
+		w->failed = w->of->json.abs;
+		return false;
+	}
+	w->done += w->pending;
+	w->flagged.points += w->adding.points;
+	for (int b = 0; b < QUALITY_REASONS; b++)
+		w->flagged.reason[b] += w->adding.reason[b];
+	w->pending = 0;
+	w->adding = (struct flagged){ 0 };
+	return true;
+}
+
+bool rows_write(struct rows_out *w, size_t upto)
+{
+	put_rows(w, upto);
+	return keep_rows(w);
+}
+
+bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool last)
+{
+	put_rows(w, upto);
+	for (; w->samples < c->n; w->samples++)
+		canary_sample_line(w->of->csv_stream, "# ", c, w->samples);
+	if (last)
+		canary_summary(w->of->csv_stream, "# ", c);
+	return keep_rows(w);
+}
+
+bool rows_start(struct rows_out *w, const char *meta, const struct canary *c)
+{
+	write_preamble(w->of->csv_stream, meta, false);
+	if (c)
+		canary_settings(w->of->csv_stream, "# ", c);
+	csv_header(w->of->csv_stream);
+	return c ? rows_canary(w, c, 0, false) : keep_rows(w);
+}
+
+void slots_free(struct point_slot *slots, size_t n)
+{
+	for (size_t i = 0; slots && i < n; i++) {
+		point_history_free(slots[i].hist);
+		free(slots[i].row);
+	}
+	free(slots);
+}
+
+bool slots_canary_step(struct canary *c, struct point_slot *slots, const size_t *order,
+			size_t *from, size_t to)
+{
+	bool out;
+
+	if (!canary_sample(c)) {
+		fprintf(stderr, "storebench run: out of memory for the canary's series\n");
+		return false;
+	}
+	out = canary_out(c, c->n - 2) || canary_out(c, c->n - 1);
+	for (; *from < to; ++*from)
+		if (out)
+			slots[order[*from]].quality |= QUALITY_DRIFT;
+	return true;
+}

@@ -1,0 +1,85 @@
+/*
+ * rows.h — a run's rows on their way to the CSV: each point's slot over the rounds, and the
+ * writer that puts them out in the sweep's order and keeps both files at the same points.
+ * Plain C.  A row is written once it is final: at once with one round and no canary, at the
+ * canary sample after it with the canary, after the last round with rounds.
+ */
+#ifndef STOREBENCH_ROWS_H
+#define STOREBENCH_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "canary.h"
+#include "csv.h"
+#include "measure.h"
+#include "outfiles.h"
+#include "quality.h"
+
+/* A point between its first round and its row in the CSV. */
+struct point_slot {
+	struct point_history *hist; /* its repetitions so far (measure.c) */
+	char *row;                  /* its row over the rounds so far, packed; NULL until measured */
+	unsigned quality;           /* enum quality_reason bits of every round (and the canary) */
+	bool remeasured;            /* some round measured it twice (quality.h) */
+	bool failed;                /* a round failed verification: the row stays that round's */
+};
+
+/* Rows written with a quality flag, and how many carry each reason (bit b of the mask). */
+struct flagged {
+	size_t points;                   /* rows whose quality is not ok */
+	size_t reason[QUALITY_REASONS];  /* rows with bit b set */
+};
+
+/* The CSV's rows on their way out, in the sweep's order, and what both files keep of them. */
+struct rows_out {
+	struct outfiles *of;       /* the two files */
+	struct point_slot *slots;  /* where the rows come from */
+	struct csv_row *row;       /* one row's fields, unpacked */
+	size_t next;               /* the first slot not yet written */
+	size_t pending;            /* rows written since the files were last kept */
+	size_t done;               /* rows kept in both files */
+	size_t samples;            /* canary samples written as canary_sample lines */
+	struct flagged flagged;    /* the quality flags of the kept rows */
+	struct flagged adding;     /* those of the pending rows */
+	const char *failed;        /* the file a write failed on, NULL while all went through */
+	int werr;                  /* and why */
+};
+
+/* The one line a failed write gets: the file, why, and what is left of both files. */
+int rows_write_failed(struct outfiles *of, const char *file, int err, size_t done);
+
+/*
+ * The end summary's line on flagged points: how many, and how many for each reason, e.g.
+ * "3 of 27 points flagged in the quality column: shared_cpu 3, cv 1".
+ */
+void rows_print_flagged(const struct flagged *f, size_t done, const struct quality_limits *l);
+
+/* The measured rows of slots [w->next, upto), kept in both files. */
+bool rows_write(struct rows_out *w, size_t upto);
+
+/*
+ * With the canary, after each of its samples: the rows of slots [w->next, upto) the sample made
+ * final, then a `# canary_sample` line for every sample not yet written, and at the end (last)
+ * the canary's summary, all kept together — so a row is always followed by the sample that
+ * judged it, and a killed run loses at most the points since the last sample.
+ */
+bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool last);
+
+/*
+ * The CSV's start, kept before the first point: the run's keys, the canary's settings (its
+ * starting sample taken) and the header, then the starting sample.  Rows follow as they are final.
+ */
+bool rows_start(struct rows_out *w, const char *meta, const struct canary *c);
+
+void slots_free(struct point_slot *slots, size_t n);
+
+/*
+ * One more canary sample, then its verdict on the measurements [*from, to) since the one before:
+ * if either sample is outside the starting band, the machine moved while they ran.  false when
+ * out of memory for the series.
+ */
+bool slots_canary_step(struct canary *c, struct point_slot *slots, const size_t *order,
+			size_t *from, size_t to);
+
+#endif

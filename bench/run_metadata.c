@@ -1,0 +1,137 @@
+/*
+ * run_metadata.c — every key=value of a run, and how they reach the CSV preamble and JSON context.
+ * Plain C.  The keys are written once into one text, so the two files describe the run alike.
+ */
+#include "run_metadata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gbench_shim.h"
+#include "gbflags.h"
+#include "metadata.h"
+#include "quality.h"
+#include "rounds.h"
+
+static void join_args(int argc, char **argv, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "storebench run");
+
+	for (int i = 1; i < argc && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
+}
+
+static void join_list(const struct u64_list *l, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%llu", i ? "," : "", l->v[i]);
+}
+
+/* The diagnostics a run was bent with, comma-joined in a fixed order ("" for a normal run). */
+static const char *diagnostics(const struct run_opts *o)
+{
+	static char text[64];
+
+	snprintf(text, sizeof text, "%s%s%s", o->slowdown_pct > 0 ? ",inject-slowdown" : "",
+		 o->stall_ms > 0 ? ",inject-stall" : "", o->skew_us > 0 ? ",inject-skew" : "");
+	return text[0] ? text + 1 : text;
+}
+
+char *run_metadata(int argc, char **argv, const struct machine *mach,
+			  const struct run_opts *o, const struct outfiles *of, time_t now,
+			  double tsc_hz, const char *cycles_note)
+{
+	char *text = NULL, buf[4096], stamp[32];
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return NULL;
+	metadata_machine(m, "", mach);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	metadata_kv(m, "", "utc_time", "%s", stamp);
+	join_args(argc, argv, buf, sizeof buf);
+	metadata_kv(m, "", "command_line", "%s", buf);
+	metadata_kv(m, "", "machine_id", "%s", of->machine);
+	metadata_kv(m, "", "json_file", "%s", of->json.path);
+	metadata_kv(m, "", "tsc_hz", "%.0f", tsc_hz);
+	metadata_kv(m, "", "cycles", "%s", cycles_note);
+	metadata_kv(m, "", "preset", "%s", o->preset);
+	metadata_kv(m, "", "kernels", "%s", o->kernels_spec);
+	metadata_kv(m, "", "kernels_skipped", "%s", o->sel.skipped);
+	metadata_kv(m, "", "call_spec", "%s", o->call_spec);
+	metadata_kv(m, "", "ws_spec", "%s", o->ws_spec);
+	metadata_kv(m, "", "cold_ws_bytes", "%llu", o->cold_bytes);
+	join_list(&o->threads, buf, sizeof buf);
+	metadata_kv(m, "", "threads", "%s", buf);
+	metadata_kv(m, "", "placement", "%s", o->placement.spec);
+	buf[0] = '\0';
+	for (size_t i = 0, used = 0; i < o->placement.ncpus && used < sizeof buf; i++)
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%d", i ? "," : "",
+					 o->placement.cpu[i]);
+	metadata_kv(m, "", "placement_cpus", "%s", buf);
+	metadata_kv(m, "", "membind", "%s", o->membind_name);
+	metadata_kv(m, "", "pages", "%s", page_policy_name[o->pages]);
+	metadata_kv(m, "", "fill_byte", "%u", o->fill);
+	metadata_kv(m, "", "prefill_byte", "%u", o->prefill);
+	join_list(&o->misalign, buf, sizeof buf);
+	metadata_kv(m, "", "misalign", "%s", buf);
+	metadata_kv(m, "", "rw", "%s", o->rw_spec);
+	metadata_kv(m, "", "rw_mode", "%s", o->rw_mode_spec);
+	metadata_kv(m, "", "rw_layout", "%s", o->rw_layout_spec);
+	join_list(&o->chunk, buf, sizeof buf);
+	metadata_kv(m, "", "chunk_bytes", "%s", buf);
+	metadata_kv(m, "", "read_kernel", "%s", o->load->name);
+	if (o->repetitions > 0 && !gbflag_given(argc, argv, "benchmark_repetitions"))
+		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
+	else
+		metadata_kv(m, "", "repetitions", "google benchmark flag");
+	if (o->min_time > 0)
+		metadata_kv(m, "", "min_time_s", "%g", o->min_time);
+	else
+		metadata_kv(m, "", "min_time_s", "google benchmark flag");
+	metadata_kv(m, "", "rounds", "%d", o->rounds);
+	metadata_kv(m, "", "seed", "%llu", o->seed);
+	if (!o->canary) /* with the canary, its keys follow once it started (canary_settings) */
+		metadata_kv(m, "", "canary", "off");
+	if (o->repetitions > 0 && !gbflag_given(argc, argv, "benchmark_repetitions"))
+		metadata_kv(m, "", "repetitions_per_round", "%d",
+			    rounds_repetitions(o->repetitions, o->rounds));
+	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%% and a "
+		    "batch lasts 2 x quality_batch_ns_min, its median timed again");
+	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
+	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
+	metadata_kv(m, "", "inject_skew_us", "%g", o->skew_us);
+	/* A run bent on purpose must never become the yardstick of a later one (scripts/nightly). */
+	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0)
+		metadata_kv(m, "", "diagnostic", "%s", diagnostics(o));
+	quality_metadata(m, "", &o->quality);
+	fclose(m);
+	return text;
+}
+
+void write_preamble(FILE *csv, const char *meta, bool context)
+{
+	for (const char *line = meta; *line; ) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		const char *eq = memchr(line, '=', n);
+
+		if (csv)
+			fprintf(csv, "# %.*s\n", (int)n, line);
+		if (context && eq) {
+			char *key = strndup(line, (size_t)(eq - line));
+			char *val = strndup(eq + 1, n - (size_t)(eq - line) - 1);
+
+			if (key && val)
+				gbs_context(key, val);
+			free(key);
+			free(val);
+		}
+		line += n + (nl != NULL);
+	}
+}
