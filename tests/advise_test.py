@@ -103,6 +103,18 @@ def test_cross():
     b = curve({s: 30.0 for s in SIZES})
     b[4096] = None
     check(ac.verdicts(a, b)[SIZES.index(4096)] == (4096, 0), "an unusable point is a tie")
+    # A lead carries over ties, and the report names the sizes where the other kernel read
+    # higher: b flagged ahead at 4096 (None to the finder, 30 in the raw curve), b ahead within
+    # noise at 16384, a truly ahead everywhere else.
+    raw_a = curve({s: 20.0 for s in SIZES})
+    raw_b = curve({s: 30.0 if s == 4096 else 20.5 if s == 16384 else 10.0 for s in SIZES})
+    b = {**raw_b, 4096: None}
+    res = ac.find(raw_a, b, "a", "b")
+    check(res["leader"] == "a" and res["crossovers"] == [],
+          "a flagged and a within-noise lead of b are ties: a leads throughout (%s)" % res)
+    check(ac.contrary(res, raw_a, raw_b, "a", "b") == {"a": [4096, 16384]},
+          "the lead is named as no reading where b's median is higher (%s)" %
+          ac.contrary(res, raw_a, raw_b, "a", "b"))
 
 
 def test_verify():

@@ -347,11 +347,12 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     if not counts:
         rep("advise: %s has no rows of %s" % (sweep.path, kernels))
         return 1
-    found, curves, nflag = {}, {}, {}
+    found, curves, raw, nflag = {}, {}, {}, {}
     for t in counts:
-        curves[t] = {}
+        curves[t], raw[t] = {}, {}
         for k in kernels.split(","):
             curves[t][k], nflag[(t, k)] = am.curves(sweep, k, t, args.use_flagged)
+            raw[t][k] = am.curves(sweep, k, t, True)[0]
         found[t] = {}
         for a, b in ((t_kern, am.REP), (am.REP, nt_kern), (t_kern, nt_kern)):
             found[t][(a, b)] = ac.find(curves[t][a], curves[t][b], a, b)
@@ -375,6 +376,12 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
                               for c in res["crossovers"]) or "no crossover"
             rep("    %s vs %s: %s leads from %s; %s" % (a, b, res["leader"],
                                                      fb(res["runs"][0][1][0]), cross))
+            for who, against in ac.contrary(res, raw[t][a], raw[t][b], a, b).items():
+                span = fb(against[0]) + ("" if len(against) == 1 else ".." + fb(against[-1]))
+                rep("      %s's lead is not a reading at %d size%s (%s): %s's median is higher "
+                    "there, but flagged or within noise" % (
+                        who, len(against), "" if len(against) == 1 else "s", span,
+                        b if who == a else a))
     rep("")
     want = 1 if args.for_threads == "1" or len(counts) == 1 else counts[-1]
     if want not in counts:

@@ -89,6 +89,23 @@ def find(curve_a, curve_b, name_a="a", name_b="b", min_run=MIN_RUN):
             "sizes": [s for s, _ in marks], "runs": [(names[v], sizes) for v, sizes in runs]}
 
 
+def contrary(result, raw_a, raw_b, name_a="a", name_b="b"):
+    """Where a stated lead is not what the medians read: {leader: [sizes]} of the sizes between
+    each leader's first clear win and the next crossover at which the other kernel's median is
+    higher, read from raw_a/raw_b, the curves with the flagged points kept.  Such a size is a tie
+    to the finder (flagged, or within noise), so the lead carries over it; the report names it
+    so that a reader does not take the lead for a reading there."""
+    bounds = [sizes[0] for _, sizes in result["runs"]][1:] + [float("inf")]
+    out = {}
+    for (who, sizes), end in zip(result["runs"], bounds):
+        mine, theirs = (raw_a, raw_b) if who == name_a else (raw_b, raw_a)
+        for s in result["sizes"]:
+            if sizes[0] <= s < end and mine.get(s) and theirs.get(s) and \
+                    theirs[s][0] > mine[s][0]:
+                out.setdefault(who, []).append(s)
+    return out
+
+
 def lost_again(result, new):
     """The first crossover out of `new` after the first one into it (None: it holds): glibc has
     no upper bound for a path, so such a loss can only be reported."""
