@@ -147,36 +147,22 @@ static void canary_context(const struct canary *c)
 	free(text);
 }
 
-/* Before the first point: stop the pool, remove both files, exit status 1. */
-static int abandon(struct outfiles *of, struct pool *pool, struct measure_env *env)
-{
-	pool_stop(pool);
-	measure_env_free(env);
-	gbs_close();
-	outfiles_discard(of);
-	outfiles_guard(NULL);
-	return 1;
-}
+/* What enumerating the sweep dropped or changed, said once the files exist. */
+struct sweep_notes {
+	size_t skipped;       /* combinations whose call exceeds an explicit working set */
+	size_t skipped_rw;    /* read/write combinations that cannot be (sweep.h) */
+	size_t rounded_split; /* split points whose ratio whole threads rounded */
+};
 
-static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
-	       struct run_mem *mem)
+/*
+ * Everything before a file exists: the machine (this one, or a replayed one for --dry-run), the
+ * options, the sweep into mem (its order, slots and row buffer too) and the memory check; the
+ * dry run and --benchmark_list_tests end here.  Returns -1 to go on, else the exit status.
+ */
+static int points_of(int argc, char **argv, struct machine *mach, struct run_opts *o,
+		     struct run_mem *mem, struct sweep_notes *n)
 {
-	struct cpu_info cpu;
-	struct outfiles of;
-	struct point *pts;
-	struct pool pool;
-	struct measure_env env = { 0 };
-	struct point_slot *slots;
-	struct csv_row *row;
-	struct rows_out w = { 0 };
-	char cycles_note[200], err[256], llc_check[160], *meta;
-	size_t npts, skipped, skipped_rw, rounded_split, name_width = 0;
-	size_t *order, nmeasure, canary_from = 0, k;
-	double tsc_hz, weight = 0;
-	unsigned max_threads = 0;
-	int rc, status = 0;
-	const char *failed = NULL;
-	time_t now = time(NULL);
+	int rc;
 
 	/* --dry-run plans for this machine or a replayed one; a real run only measures this one */
 	if (has_flag(argc, argv, "--dry-run")) {
@@ -195,10 +181,9 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 			mach->cpuid_file);
 		return 2;
 	}
-	cpu = mach->cpu;
 	rc = opts_parse(argc, argv, mach, o);
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc < 0 ? 0 : rc; /* < 0: --help was printed */
 	if (!gbs_init(argc, argv))
 		return 2;
 	/* Google Benchmark's own flags win over the preset (--repetitions/--min-time are ours) */
@@ -206,40 +191,175 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		o->repetitions = 0;
 	if (gbflag_given(argc, argv, "benchmark_min_time"))
 		o->min_time = 0;
-	pts = mem->pts = sweep_scaled(o, &npts, &skipped, &skipped_rw, &rounded_split);
-	mem->npts = npts;
-	if (!pts)
+	mem->pts = sweep_scaled(o, &mem->npts, &n->skipped, &n->skipped_rw, &n->rounded_split);
+	if (!mem->pts)
 		return 2;
-	if (!npts) {
+	if (!mem->npts) {
 		fprintf(stderr, "storebench run: nothing to measure (filter or working sets exclude "
 				"every point)\n");
 		return 2;
 	}
 	if (o->dry_run)
-		return dryrun_print(stdout, mach, o, pts, npts);
-	nmeasure = npts * (size_t)o->rounds;
-	order = mem->order = rounds_order(npts, o->rounds, o->seed);
-	slots = mem->slots = calloc(npts, sizeof *slots);
-	row = mem->row = malloc(sizeof *row);
-	if (!order || !slots || !row) {
+		return dryrun_print(stdout, mach, o, mem->pts, mem->npts);
+	mem->order = rounds_order(mem->npts, o->rounds, o->seed);
+	mem->slots = calloc(mem->npts, sizeof *mem->slots);
+	mem->row = malloc(sizeof *mem->row);
+	if (!mem->order || !mem->slots || !mem->row) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		return 1;
 	}
-	if (!memory_fits(o, pts, order, nmeasure))
+	if (!memory_fits(o, mem->pts, mem->order, mem->npts * (size_t)o->rounds))
 		return 2;
-	for (size_t i = 0; i < npts; i++) {
-		size_t w = strlen(pts[i].name) + 12; /* Google Benchmark appends /manual_time etc. */
-
-		name_width = w > name_width ? w : name_width;
-		max_threads = pts[i].threads > max_threads ? pts[i].threads : max_threads;
-		weight += point_weight(&pts[i]);
-	}
-
 	if (gbflag_bool(argc, argv, "benchmark_list_tests", false)) {
-		for (size_t i = 0; i < npts; i++)
-			puts(pts[i].name);
+		for (size_t i = 0; i < mem->npts; i++)
+			puts(mem->pts[i].name);
 		return 0;
 	}
+	return -1;
+}
+
+/* The notes on what the run will not measure as asked, one stderr line each. */
+static void print_notes(const struct run_opts *o, const struct cpu_info *cpu,
+			const struct sweep_notes *n)
+{
+	char llc_check[160];
+
+	if (o->sel.skipped[0])
+		fprintf(stderr, "storebench run: note: skipping %s\n", o->sel.skipped);
+	if (n->skipped_rw)
+		fprintf(stderr, "storebench run: note: %zu read/write combinations skipped (a mix walks "
+				"seq regions, not cold/random; split needs 2 threads)\n", n->skipped_rw);
+	if (n->skipped)
+		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
+				"exceeds the working set\n", n->skipped);
+	if (n->rounded_split)
+		fprintf(stderr, "storebench run: note: %zu split points measure the ratio whole threads "
+				"give (writers / threads), not the one asked; rw_ratio says which\n",
+			n->rounded_split);
+	if (cache_llc_implausible(cpu, llc_check, sizeof llc_check))
+		fprintf(stderr, "storebench run: note: last-level cache %s; LLC-relative sizes use it as "
+				"reported (DRAM points only get larger)\n", llc_check);
+	if (!cpu->invariant_tsc)
+		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
+				"empty\n");
+}
+
+/*
+ * The sweep proper: every measurement in the run's order, each row out as soon as it is final
+ * (rows.h), the canary sampled when due and once more at the end.  Stops early on a signal, a
+ * failed write (w->failed) or memory running out.  Returns 0, or 1 when a point failed its
+ * verification or memory ran out.
+ */
+static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
+		       const struct run_opts *o)
+{
+	size_t nmeasure = mem->npts * (size_t)o->rounds, canary_from = 0, k;
+	int status = 0;
+
+	for (k = 0; k < nmeasure && !signals_pending(); k++) {
+		size_t i = mem->order[k];
+		const struct point *p = &mem->pts[i];
+		struct point_slot *slot = &mem->slots[i];
+		struct point_result res;
+		char *packed;
+		int r;
+
+		if (slot->failed)
+			continue; /* a failed check is the point's result: no round replaces it */
+		if (o->canary && canary_due(&mem->canary)) {
+			if (!slots_canary_step(&mem->canary, mem->slots, mem->order, &canary_from, k)) {
+				status = 1;
+				break;
+			}
+			/* at one round, slots [0, k) are the points measured so far: judged, final */
+			if (!rows_canary(w, &mem->canary, o->rounds == 1 ? k : 0, false))
+				break;
+		}
+		if (env->cycles)
+			for (unsigned t = 0; t < p->threads; t++)
+				env->cycles &= env->pool->t[t].cycles_fd >= 0;
+		progress_point((int)(k / mem->npts), k % mem->npts, p->name, point_weight(p));
+		env->stall = k == 0 && o->stall_ms > 0;
+		r = measure_point(env, p, &slot->hist, mem->row, &res);
+		if (r < 0) {
+			status = 1;
+			break;
+		}
+		scaled_row(mem->row, o, p);
+		packed = csv_row_pack(mem->row);
+		if (!packed) {
+			fprintf(stderr, "storebench run: out of memory\n");
+			status = 1;
+			break;
+		}
+		free(slot->row);
+		slot->row = packed;
+		slot->quality |= res.quality;
+		slot->remeasured |= res.remeasured;
+		slot->failed = r != 0;
+		if (r)
+			status = 1;
+		/* one round without the canary: the sweep's order, so this row and every one before
+		 * it are final */
+		if (o->rounds == 1 && !o->canary && !rows_write(w, i + 1))
+			break;
+	}
+	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
+	 * each with the rounds it got (all of them unless stopped) */
+	if (o->canary) {
+		if (!slots_canary_step(&mem->canary, mem->slots, mem->order, &canary_from, k))
+			status = 1;
+		if (!w->failed)
+			rows_canary(w, &mem->canary, mem->npts, true);
+		canary_context(&mem->canary);
+	} else if (!w->failed) {
+		rows_write(w, mem->npts);
+	}
+	return status;
+}
+
+/* Before the first point: stop the pool, remove both files, exit status 1. */
+static int abandon(struct outfiles *of, struct pool *pool, struct measure_env *env)
+{
+	pool_stop(pool);
+	measure_env_free(env);
+	gbs_close();
+	outfiles_discard(of);
+	outfiles_guard(NULL);
+	return 1;
+}
+
+static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
+	       struct run_mem *mem)
+{
+	struct cpu_info cpu;
+	struct outfiles of;
+	struct pool pool;
+	struct measure_env env = { 0 };
+	struct sweep_notes notes;
+	struct rows_out w = { 0 };
+	char cycles_note[200], err[256], *meta;
+	size_t npts, name_width = 0;
+	double tsc_hz, weight = 0;
+	unsigned max_threads = 0;
+	int rc, status = 0;
+	const char *failed = NULL;
+	time_t now = time(NULL);
+
+	rc = points_of(argc, argv, mach, o, mem, &notes);
+	if (rc >= 0)
+		return rc;
+	cpu = mach->cpu;
+	npts = mem->npts;
+	for (size_t i = 0; i < npts; i++) {
+		const struct point *p = &mem->pts[i];
+		size_t width = strlen(p->name) + 12; /* Google Benchmark appends /manual_time etc. */
+
+		name_width = width > name_width ? width : name_width;
+		max_threads = p->threads > max_threads ? p->threads : max_threads;
+		weight += point_weight(p);
+	}
+
 	/* from here on a signal must leave complete files, so the handlers precede the files */
 	signals_install();
 	fill_std_fds();
@@ -248,24 +368,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		return rc;
 	outfiles_guard(&of);
 	/* notes only once the input is known good: bad input stays one line on stderr */
-	if (o->sel.skipped[0])
-		fprintf(stderr, "storebench run: note: skipping %s\n", o->sel.skipped);
-	if (skipped_rw)
-		fprintf(stderr, "storebench run: note: %zu read/write combinations skipped (a mix walks "
-				"seq regions, not cold/random; split needs 2 threads)\n", skipped_rw);
-	if (skipped)
-		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
-				"exceeds the working set\n", skipped);
-	if (rounded_split)
-		fprintf(stderr, "storebench run: note: %zu split points measure the ratio whole threads "
-				"give (writers / threads), not the one asked; rw_ratio says which\n",
-			rounded_split);
-	if (cache_llc_implausible(&cpu, llc_check, sizeof llc_check))
-		fprintf(stderr, "storebench run: note: last-level cache %s; LLC-relative sizes use it as "
-				"reported (DRAM points only get larger)\n", llc_check);
-	if (!cpu.invariant_tsc)
-		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
-				"empty\n");
+	print_notes(o, &cpu, &notes);
 	tsc_hz = tsc_calibrate();
 	probe_cycles(cycles_note, sizeof cycles_note, &env.cycles);
 	meta = run_metadata(argc, argv, mach, o, &of, now, tsc_hz, cycles_note);
@@ -301,7 +404,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}
-	w = (struct rows_out){ .of = &of, .slots = slots, .row = row };
+	w = (struct rows_out){ .of = &of, .slots = mem->slots, .row = mem->row };
 	if (!rows_start(&w, meta, o->canary ? &mem->canary : NULL)) {
 		pool_stop(&pool);
 		measure_env_free(&env);
@@ -311,64 +414,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	}
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
 	progress_start(weight, npts, o->rounds);
-	for (k = 0; k < nmeasure && !signals_pending(); k++) {
-		size_t i = order[k];
-		struct point_slot *slot = &slots[i];
-		struct point_result res;
-		char *packed;
-		int r;
-
-		if (slot->failed)
-			continue; /* a failed check is the point's result: no round replaces it */
-		if (o->canary && canary_due(&mem->canary)) {
-			if (!slots_canary_step(&mem->canary, slots, order, &canary_from, k)) {
-				status = 1;
-				break;
-			}
-			/* at one round, slots [0, k) are the points measured so far: judged, final */
-			if (!rows_canary(&w, &mem->canary, o->rounds == 1 ? k : 0, false))
-				break;
-		}
-		if (env.cycles)
-			for (unsigned t = 0; t < pts[i].threads; t++)
-				env.cycles &= pool.t[t].cycles_fd >= 0;
-		progress_point((int)(k / npts), k % npts, pts[i].name, point_weight(&pts[i]));
-		env.stall = k == 0 && o->stall_ms > 0;
-		r = measure_point(&env, &pts[i], &slot->hist, row, &res);
-		if (r < 0) {
-			status = 1;
-			break;
-		}
-		scaled_row(row, o, &pts[i]);
-		packed = csv_row_pack(row);
-		if (!packed) {
-			fprintf(stderr, "storebench run: out of memory\n");
-			status = 1;
-			break;
-		}
-		free(slot->row);
-		slot->row = packed;
-		slot->quality |= res.quality;
-		slot->remeasured |= res.remeasured;
-		slot->failed = r != 0;
-		if (r)
-			status = 1;
-		/* one round without the canary: the sweep's order, so this row and every one before
-		 * it are final */
-		if (o->rounds == 1 && !o->canary && !rows_write(&w, i + 1))
-			break;
-	}
-	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
-	 * each with the rounds it got (all of them unless stopped) */
-	if (o->canary) {
-		if (!slots_canary_step(&mem->canary, slots, order, &canary_from, k))
-			status = 1;
-		if (!w.failed)
-			rows_canary(&w, &mem->canary, npts, true);
-		canary_context(&mem->canary);
-	} else if (!w.failed) {
-		rows_write(&w, npts);
-	}
+	status = measure_all(&env, mem, &w, o);
 	pool_stop(&pool);
 	measure_env_free(&env);
 	progress_end();
@@ -404,7 +450,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench: stopped by signal %d after %zu points; both files are "
 				"complete\n",
 			signals_pending(), w.done);
-	/* the two lines scripts read (CONTRACTS.md "Result paths"), last, whenever both are whole */
+	/* the two lines scripts read (results/README.md: Layout), last, whenever both are whole */
 	fprintf(stderr, "storebench: csv %s\nstorebench: json %s\n", of.csv.abs, of.json.abs);
 	return signals_pending() ? 128 + signals_pending() : status;
 }
