@@ -17,16 +17,11 @@ from storebench import advise_cross as ac  # noqa: E402
 from storebench import advise_glibc as ag  # noqa: E402
 from storebench import advise_measure as am  # noqa: E402
 from storebench import advise_verify as av  # noqa: E402
+from testlib import Checker  # noqa: E402
 
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "advise-skylake-sp-sweep.csv")
 ADVISE = os.path.join(ROOT, "scripts", "advise")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: %s" % what)
+check = Checker()
 
 
 def curve(points, spread=1.0):
@@ -257,7 +252,4 @@ def test_usage():
 
 
 {"cross": test_cross, "verify": test_verify, "tunables": test_tunables, "usage": test_usage}[PART]()
-if failures:
-    print("%d check(s) failed" % len(failures))
-    sys.exit(1)
-print("ok")
+sys.exit(check.finish("advise %s" % PART))

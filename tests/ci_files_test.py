@@ -12,14 +12,11 @@ import sys
 
 import yaml
 
+from testlib import Checker
+
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "."
-FAILS = []
+check = Checker()
 HISTORY_COMMANDS = ("restore", "save", "prune", "list")
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
 
 
 def gitlab_yaml():
@@ -165,7 +162,4 @@ def gitlab():
 
 github()
 gitlab()
-for f in FAILS:
-    print("FAIL: " + f)
-print("ci files: %s" % ("ok" if not FAILS else "%d failure(s)" % len(FAILS)))
-sys.exit(1 if FAILS else 0)
+sys.exit(check.finish("ci files"))

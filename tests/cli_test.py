@@ -7,17 +7,14 @@ import re
 import subprocess
 import sys
 
+from testlib import Checker
+
 INFO_KEYS = """storebench_version git_sha host cpu_vendor cpu_brand cpu_family cpu_model cpu_stepping
 cpu_codename cpu_microcode hypervisor isa_usable erms fsrm invariant_tsc cache_l1d_bytes
 cache_l1d_shared_cpus cache_l1d_instances cache_l2_bytes online_cpus smt_threads_per_core
 numa_nodes kernel glibc_version glibc_tunables thp_enabled compiler cflags benchmark_version""".split()
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
+check = Checker()
 
 
 def run(*args):
@@ -110,6 +107,4 @@ def test_dispatch():
 
 exe, kernels_def, which = sys.argv[1], sys.argv[2], sys.argv[3]
 {"list": test_list, "info": test_info, "dispatch": test_dispatch}[which]()
-for f in failures:
-    print("FAIL:", f)
-sys.exit(1 if failures else 0)
+sys.exit(check.finish(f"cli {which}"))

@@ -10,13 +10,10 @@ import shlex
 import subprocess
 import sys
 
+from testlib import Checker
+
 SB, MANPAGE, COMPLETION, WHICH = sys.argv[1:5]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
+check = Checker()
 
 
 def out(*args):
@@ -133,7 +130,4 @@ def test_completion():
 
 
 {"man": test_man, "completion": test_completion}[WHICH]()
-for f in FAILS:
-    print("FAIL: " + f)
-print("docs %s: %s" % (WHICH, "ok" if not FAILS else "%d failure(s)" % len(FAILS)))
-sys.exit(1 if FAILS else 0)
+sys.exit(check.finish("docs %s" % WHICH))

@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from testlib import Checker
+
 ROOT, STOREBENCH, MODE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 HISTORY = os.path.join(ROOT, "scripts", "history")
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
@@ -32,13 +34,7 @@ NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 # repetitions from the nightly preset: a few seconds per nightly run.
 SWEEP = ["--kernels", "memset", "--call", "16KiB", "--threads", "1", "--min-time", "0.005",
          "--placement", "cpus:%d" % max(os.sched_getaffinity(0))]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-    return cond
+check = Checker()
 
 
 def history(*args, cwd, env=None):
@@ -256,10 +252,7 @@ def main():
         git_mode(tmp) if MODE == "git" else lost_cache_mode(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    for f in FAILS:
-        print("FAIL: " + f)
-    print("history %s: %s" % (MODE, "ok" if not FAILS else "%d failure(s)" % len(FAILS)))
-    return 1 if FAILS else 0
+    return check.finish("history %s" % MODE)
 
 
 if __name__ == "__main__":

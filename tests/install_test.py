@@ -13,18 +13,12 @@ import subprocess
 import sys
 import tempfile
 
-from testlib import installed_commands
+from testlib import Checker, installed_commands
 
 CMAKE, BUILD, SOURCE = sys.argv[1:4]
 TINY = ["--kernels", "memset", "--call", "4KiB,64KiB", "--threads", "1", "--repetitions", "1",
         "--min-time", "0.001"]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-    return cond
+check = Checker()
 
 
 def main():
@@ -151,7 +145,4 @@ def installed(prefix, work):
 
 
 main()
-for f in FAILS:
-    print("FAIL: " + f)
-print("install: %s" % ("ok" if not FAILS else "%d failure(s)" % len(FAILS)))
-sys.exit(1 if FAILS else 0)
+sys.exit(check.finish("install"))

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from testlib import signal_at_point
+from testlib import Checker, signal_at_point
 
 SB, PART = os.path.abspath(sys.argv[1]), sys.argv[2]
 TINY = ["--kernels", "memset", "--threads", "1", "--call", "4KiB", "--repetitions", "1",
@@ -33,15 +33,7 @@ TINY = ["--kernels", "memset", "--threads", "1", "--call", "4KiB", "--repetition
 # the issue's reproduction: 27 points, more than a 12 KiB file system holds
 MANY = ["--kernels", "memset,avx2_t_u4,sse2_t_u1", "--call", "4KiB..1MiB:x2", "--threads", "1",
         "--repetitions", "1", "--min-time", "0.001"]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-    else:
-        print("ok:", what)
+check = Checker(say_ok=True)
 
 
 def run(args, cwd, **kw):
@@ -435,6 +427,4 @@ def output():
 
 {"diskfull": diskfull, "closedfds": closedfds, "symlink": symlink, "longpath": longpath,
  "signals": signals, "early": early, "utf8": utf8, "paths": paths, "output": output}[PART]()
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
+sys.exit(check.finish(f"iosafe {PART}"))

@@ -10,8 +10,10 @@ import subprocess
 import sys
 import tempfile
 
+from testlib import Checker
+
 SB, DIR, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
-failures = []
+check = Checker()
 
 # Names the README's notes and decode line use, as storebench spells the ISA bit (isa_usable/flags).
 README_BITS = {"AVX-512": "avx512f", "ERMS": "erms", "FSRM": "fsrm", "CLWB": "clwb",
@@ -22,12 +24,6 @@ FIELDS = ["architecture", "feature_level", "purpose", "family", "model", "steppi
 FLAGS_FIELD = 33
 # The README's decode line abbreviates two part names.
 DECODE_ALIASES = {"SPR": "Sapphire Rapids", "EMR": "Emerald Rapids"}
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def sb(*args, env=None, cwd=None):
@@ -212,4 +208,4 @@ def test_replay():
 
 
 {"cpuid": test_cpuid, "topology": test_topology, "replay": test_replay}[PART]()
-sys.exit(1 if failures else 0)
+sys.exit(check.finish(f"machines {PART}"))

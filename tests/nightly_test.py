@@ -33,6 +33,8 @@ import sys
 import tempfile
 import time
 
+from testlib import Checker
+
 ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -48,13 +50,7 @@ SWEEP = ["--kernels", "memset,rep_stosb,sse2_t_u4", "--call", "16KiB,256KiB", "-
 # the verdicts on a machine too busy for the defaults; the busy-loop case always uses them.
 BUSY_GATE = ["--threshold", "15", "--budget", "5m"]
 GATE = BUSY_GATE + os.environ.get("NIGHTLY_TEST_LIMITS", "").split()
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-    return cond
+check = Checker()
 
 
 def nightly(tmp, *args):
@@ -269,7 +265,7 @@ def mostly_noisy(g):
 
 def gate(tmp):
     for attempt in range(3):
-        FAILS.clear()
+        check.clear()
         try:
             return gate_once(os.path.join(tmp, str(attempt)))
         except Busy as e:
@@ -431,10 +427,8 @@ def gate_once(tmp):
 
 tmp = tempfile.mkdtemp(prefix="nightly-test-")
 {"usage": usage, "baseline": baseline, "shape": shape, "gate": gate}[MODE](tmp)
-for f in FAILS:
-    print("FAIL: " + f)
-if FAILS:
+if check.failed:
     print(f"kept for inspection: {tmp}")
-    sys.exit(1)
-shutil.rmtree(tmp)
-print(f"nightly {MODE}: ok")
+else:
+    shutil.rmtree(tmp)
+sys.exit(check.finish(f"nightly {MODE}"))

@@ -10,15 +10,11 @@ import sys
 import tempfile
 import time
 
+from testlib import Checker
+
 SB, PART = os.path.abspath(sys.argv[1]), sys.argv[2]
 LIST = "--benchmark_list_tests"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+check = Checker()
 
 
 def run(args, cwd, timeout=60):
@@ -253,4 +249,4 @@ def passthrough():
 
 
 {"errors": errors, "lists": lists, "presets": presets, "passthrough": passthrough}[PART]()
-sys.exit(1 if failures else 0)
+sys.exit(check.finish(f"opts {PART}"))

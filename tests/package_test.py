@@ -13,20 +13,14 @@ import sys
 import tempfile
 import gzip
 
-from testlib import installed_commands
+from testlib import Checker, installed_commands
 
 CPACK, BUILD, SOURCE = sys.argv[1:4]
 # What dpkg-shlibdeps must find the binary linking (Debian 12 names them libbenchmark1debian,
 # libcpuid16, libhwloc15, libnuma1), and what the scripts run.
 LIBS = (r"libbenchmark\d\w*", r"libcpuid\d+", r"libhwloc\d+", r"libnuma\d+")
 TOOLS = ("python3", "python3-scipy", "libbenchmark-tools", "gnuplot-nox")
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-    return cond
+check = Checker()
 
 
 def field(deb, name):
@@ -105,7 +99,4 @@ if not (shutil.which("dpkg-deb") and shutil.which("dpkg-shlibdeps")):
     sys.exit(77)
 with tempfile.TemporaryDirectory(prefix="storebench-package-") as top:
     main(top)
-for f in FAILS:
-    print("FAIL: " + f)
-print("package: %s" % ("ok" if not FAILS else "%d failure(s)" % len(FAILS)))
-sys.exit(1 if FAILS else 0)
+sys.exit(check.finish("package"))

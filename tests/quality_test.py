@@ -36,17 +36,13 @@ import sys
 import tempfile
 import time
 
+from testlib import Checker
+
 STOREBENCH, MODE = os.path.abspath(sys.argv[1]), sys.argv[2]
 REASONS = ["shared_cpu", "cv", "short_batch", "skew", "drift", "outlier"]
 # memset runs everywhere; L1/L2 sizes keep each point to a fraction of a second
 BASE = ["--kernels", "memset", "--min-time", "0.02", "--repetitions", "5"]
-failures = []
-
-
-def check(ok, why):
-    if not ok:
-        failures.append(why)
-        print("FAIL:", why)
+check = Checker()
 
 
 def read(path):
@@ -294,11 +290,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         {"errors": test_errors, "stall": test_stall, "sigstop": test_sigstop, "outlier": test_outlier, "shared": test_shared, "cv": test_cv,
          "skew": test_skew}[MODE](d)
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print(f"ok: quality {MODE}")
-    return 0
+    return check.finish(f"quality {MODE}")
 
 
 sys.exit(main())

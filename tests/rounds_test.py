@@ -23,13 +23,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from storebench import reader  # noqa: E402
 COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
 PROGRESS = re.compile(r"^storebench: round (\d+)/(\d+) point (\d+)/(\d+) .*  (\S+)$")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+check = testlib.Checker()
 
 
 def run(args, cwd):
@@ -317,4 +311,4 @@ def canary_sigkill():
 
 
 {"rounds": rounds, "canary": canary, "canary_sigkill": canary_sigkill}[PART]()
-sys.exit(1 if failures else 0)
+sys.exit(check.finish(f"rounds {PART}"))

@@ -10,18 +10,12 @@ import subprocess
 import sys
 import tempfile
 
-from testlib import read_csv, signal_at_point
+from testlib import Checker, read_csv, signal_at_point
 
 SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
-failures = []
+check = Checker()
 COMPARE = "/usr/share/benchmark/compare.py"
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def run(args, cwd, **kw):
@@ -305,4 +299,4 @@ def sigint():
 
 
 {"errors": errors, "sweep": sweep, "sigint": sigint, "rw": rw}[PART]()
-sys.exit(1 if failures else 0)
+sys.exit(check.finish(f"run {PART}"))

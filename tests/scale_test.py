@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 
+from testlib import Checker
+
 SB, DIR, PART = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 TOPOLOGIES = sorted(f[:-4] for f in os.listdir(os.path.join(DIR, "topology")) if f.endswith(".xml"))
 # The CPUID dump that gives each vendor's fixtures the most kernels (AVX-512, MOVDIR64B, ...).
@@ -18,13 +20,7 @@ DUMPS = {"intel": "intel-xeon-platinum-8570.test", "amd": "amd-epyc-9655-96-core
 AMD = ("genoa", "milan", "turin")
 # plan_rules.h: the DRAM word's floor and ceiling per thread, the preset budgets
 DRAM_FLOOR, DRAM_CEILING = 16 << 20, 1 << 30
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+check = Checker()
 
 
 def sb(*args, env=None, cwd=None):
@@ -245,4 +241,4 @@ def test_rows():
 
 {"presets": test_presets, "spread": test_spread, "shares": test_shares, "replay": test_replay,
  "rows": test_rows}[PART]()
-sys.exit(1 if failures else 0)
+sys.exit(check.finish(f"scale {PART}"))

@@ -33,18 +33,14 @@ import subprocess
 import sys
 import tempfile
 
+from testlib import Checker
+
 SRC, STOREBENCH, PART = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 SCRIPTS = os.path.join(SRC, "scripts")
 FIXTURE = os.path.join(SRC, "tests", "fixtures", "zen5-2cpu-sweep.csv")
 TINY = ["--kernels", "memset,sse2_nt_u4", "--threads", "1", "--repetitions", "1",
         "--min-time", "0.001"]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-    return cond
+check = Checker()
 
 
 def run(cmd, **kw):
@@ -418,11 +414,7 @@ def main():
             return rc
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    for f in FAILS:
-        print("FAIL: " + f)
-    if not FAILS:
-        print("ok: %s" % PART)
-    return 1 if FAILS else 0
+    return check.finish("scripts %s" % PART)
 
 
 if __name__ == "__main__":

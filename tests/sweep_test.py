@@ -12,20 +12,13 @@ import sys
 import tempfile
 from fractions import Fraction
 
-from testlib import read_csv
+from testlib import Checker, read_csv
 
 SB, MACHINES, PART = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 # a replayed 2-socket Genoa: thread counts this 2-vCPU test machine lacks, for --dry-run
 GENOA = ["--topology", os.path.join(MACHINES, "topology", "genoa-2s-epyc-9654.xml"),
          "--cpuid", os.path.join(MACHINES, "cpuid", "amd-epyc-9654-96-core-processor-dual.test")]
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what, file=sys.stderr)
+check = Checker()
 
 
 class Refused(Exception):
@@ -273,4 +266,4 @@ def columns():
 
 
 {"order": order, "here": here, "errors": errors, "columns": columns}[PART]()
-sys.exit(1 if failures else 0)
+sys.exit(check.finish(f"sweep {PART}"))

@@ -1,10 +1,43 @@
-# testlib.py — what several Python test drivers share: reading a storebench CSV, the installable
-# scripts/ commands, and stopping a running sweep at a known point.  Python 3 standard library;
-# the drivers import it from their own directory (tests/ is sys.path[0] when CTest runs them).
+# testlib.py — what several Python test drivers share: their checker, reading a storebench CSV,
+# the installable scripts/ commands, and stopping a running sweep at a known point.  Python 3
+# standard library; the drivers import it from their own directory (tests/ is sys.path[0] when
+# CTest runs them).
 
 import os
 
 SOURCE_ONLY = ("setup", "test", "package")  # scripts that drive a source tree: not installed
+
+
+class Checker:
+    """A driver's assertions: `check = Checker()`, then `check(cond, what)` for each one and
+    `sys.exit(check.finish(name))` at the end.  A failed check does not stop the driver, so one
+    run reports every broken assertion; each is printed the moment it fails, next to the output
+    that explains it."""
+
+    def __init__(self, say_ok=False):
+        self.failed = []  # the `what` of every failed check since the start or the last clear()
+        self.say_ok = say_ok  # print "ok: <what>" for a passing check too
+
+    def __call__(self, cond, what):
+        """Record and print a failed check; return whether cond held, for `if not check(...)`."""
+        if not cond:
+            self.failed.append(what)
+            print("FAIL:", what)
+        elif self.say_ok:
+            print("ok:", what)
+        return bool(cond)
+
+    def clear(self):
+        """Forget the failures so far: a scenario tried again is judged on its last attempt
+        alone.  Failures already printed are said not to count, so the log does not mislead."""
+        if self.failed:
+            print("(the %d failure(s) above no longer count: tried again)" % len(self.failed))
+        self.failed.clear()
+
+    def finish(self, name):
+        """Print the summary line and return the exit status: 1 if a check failed, else 0."""
+        print("%s: %s" % (name, "%d failure(s)" % len(self.failed) if self.failed else "ok"))
+        return 1 if self.failed else 0
 
 
 def read_csv(path):

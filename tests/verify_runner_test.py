@@ -8,17 +8,13 @@ import subprocess
 import sys
 import tempfile
 
+from testlib import Checker
+
 SB, LIB = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-failures = []
+check = Checker()
 # call, hot, cold (random 64-byte offsets), seq and random working sets; 21 = misaligned
 WS = ["call", "hot", "cold", "8000", "random:8000"]
 RATES = ("gbps_median", "ns_per_call_median", "ticks_per_call_median")
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def run(mode, ws, tmp):
@@ -53,6 +49,4 @@ with tempfile.TemporaryDirectory() as tmp:
             check(p.stderr.count("verification failed") == 2,
                   f"{mode} {ws}: want one 'verification failed' line per point: {p.stderr}")
 
-if failures:
-    sys.exit(1)
-print("ok: faulty stores fail verification through storebench run")
+sys.exit(check.finish("faulty stores fail verification through storebench run"))
