@@ -81,7 +81,7 @@ def installed(prefix, work):
                   f"storebench-{name} --help: exit {r.returncode} {r.stderr[-500:]}")
 
     r = run("storebench", "run", *TINY)
-    # The CSV path as the binary reports it: `storebench: csv PATH` (CONTRACTS.md), or the
+    # The CSV path as the binary reports it: `storebench: csv PATH` (results/README.md: Layout), or the
     # older `storebench: N points -> PATH`.
     m = (re.search(r"^storebench: csv (.+)$", r.stderr, re.M) or
          re.search(r"^storebench: \d+ points -> (.+\.csv)$", r.stderr, re.M))

@@ -7,7 +7,7 @@
 # complete files; a signal before the first point, or too few descriptors, leaves both files
 # complete or neither.
 # Item 20: bytes that are not UTF-8 in an argument leave both files valid UTF-8.
-# paths: CONTRACTS.md "Result paths", one `storebench: csv|json <absolute path>` line each.
+# paths: results/README.md "Layout", one `storebench: csv|json <absolute path>` line each.
 # output: by default one progress line per point (rewritten in place on a terminal), warnings and a
 # short summary on stderr, nothing on stdout; --verbose or a --benchmark_* flag brings Google
 # Benchmark's table back.
