@@ -5,7 +5,6 @@
  */
 #include "measure.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +36,6 @@
  */
 #define OVERHEAD_AIM_MAX 100
 
-/* The statistics of one counter over the repetitions. */
-struct stat {
-	double median, mean, min, max, cv;
-	bool have_cv;
-};
-
 /* The counters of a point, by their gbs_counter id. */
 enum counter {
 	C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_CPU_SHARE, C_READ_GBPS,
@@ -58,19 +51,12 @@ static const char *const counter_name[C_COUNT] = {
 	[C_READ_GBPS] = "read GB/s", [C_WRITE_GBPS] = "write GB/s",
 };
 
-struct point_history {
-	double *v;          /* nrep rows of C_COUNT values, NAN where a counter was not reported */
-	int nrep, cap;      /* rows stored, rows allocated */
-	int rounds;         /* rounds that measured the point */
-};
-
 struct run_state {
 	const struct measure_env *env;
 	const struct point *p;
 	struct pool_task *task;    /* what the pool runs for p; calibration switches its stall */
 	struct point_history *hist; /* the point's repetitions over every round, this one's added */
 	int hist_base;             /* hist->nrep before this round: a re-measured attempt restarts */
-	bool hist_failed;          /* out of memory while adding to hist */
 	uint64_t passes;
 	uint64_t calls_per_thread;     /* per batch */
 	uint64_t write_bytes, read_bytes; /* per batch, all threads, split readers' not included */
@@ -97,7 +83,7 @@ struct run_state {
 	double *rep_gbps, *rep_read; /* each repetition's total and read GB/s, as reported */
 	int nrep, rep_cap;
 	bool have[C_COUNT];
-	struct stat st[C_COUNT];
+	struct rep_stat st[C_COUNT];
 };
 
 static void begin(void *ctx)
@@ -197,73 +183,6 @@ static size_t end(void *ctx, struct gbs_counter *out)
 	return n;
 }
 
-void point_history_free(struct point_history *h)
-{
-	if (h)
-		free(h->v);
-	free(h);
-}
-
-/* One repetition's counters as a row of rs->hist. */
-static void history_add(struct run_state *rs, const struct gbs_counter *c, size_t n)
-{
-	struct point_history *h = rs->hist;
-	double *row;
-
-	if (h->nrep == h->cap) {
-		int cap = h->cap ? 2 * h->cap : 16;
-		double *v = realloc(h->v, (size_t)cap * C_COUNT * sizeof *v);
-
-		if (!v) {
-			rs->hist_failed = true;
-			return;
-		}
-		h->v = v;
-		h->cap = cap;
-	}
-	row = h->v + (size_t)h->nrep++ * C_COUNT;
-	for (int k = 0; k < C_COUNT; k++)
-		row[k] = NAN;
-	for (size_t i = 0; i < n; i++)
-		row[c[i].id] = c[i].value;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * Counter k's statistics over the history, as Google Benchmark computes its aggregates: the
- * median of an even count is the mean of the middle two, cv is the sample stddev over the mean.
- * tmp holds h->nrep values.  False when no repetition reported k.
- */
-static bool history_stat(const struct point_history *h, int k, double *tmp, struct stat *s)
-{
-	double sum = 0, sq = 0;
-	int n = 0;
-
-	for (int i = 0; i < h->nrep; i++)
-		if (!isnan(h->v[(size_t)i * C_COUNT + k]))
-			tmp[n++] = h->v[(size_t)i * C_COUNT + k];
-	if (!n)
-		return false;
-	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-	for (int i = 0; i < n; i++)
-		sum += tmp[i];
-	s->mean = sum / n;
-	for (int i = 0; i < n; i++)
-		sq += (tmp[i] - s->mean) * (tmp[i] - s->mean);
-	s->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-	s->min = tmp[0];
-	s->max = tmp[n - 1];
-	s->have_cv = n > 1 && s->mean != 0;
-	s->cv = s->have_cv ? sqrt(sq / (n - 1)) / s->mean : 0;
-	return true;
-}
-
 /*
  * After a later round: every statistic over all the point's repetitions, and the per-repetition
  * total and read rates read_share() takes the median repetition's share from.
@@ -282,10 +201,10 @@ static bool stats_from_history(struct run_state *rs)
 		return false;
 	}
 	for (int k = 0; k < C_COUNT; k++)
-		rs->have[k] = history_stat(h, k, tmp, &rs->st[k]);
+		rs->have[k] = point_history_stat(h, k, tmp, &rs->st[k]);
 	for (int i = 0; i < h->nrep; i++) {
-		tot[i] = h->v[(size_t)i * C_COUNT + C_GBPS];
-		rd[i] = h->v[(size_t)i * C_COUNT + C_READ_GBPS];
+		tot[i] = point_history_value(h, i, C_GBPS);
+		rd[i] = point_history_value(h, i, C_READ_GBPS);
 	}
 	free(tmp);
 	free(rs->rep_gbps);
@@ -318,7 +237,7 @@ static void report(void *ctx, const struct gbs_run *r)
 	for (size_t i = 0; i < r->ncounters; i++) {
 		unsigned c = r->counters[i].id;
 		double v = r->counters[i].value;
-		struct stat *s;
+		struct rep_stat *s;
 
 		if (!*r->aggregate && rs->nrep < rs->rep_cap && c == C_GBPS)
 			rs->rep_gbps[rs->nrep] = v;
@@ -344,7 +263,7 @@ static void report(void *ctx, const struct gbs_run *r)
 	if (!*r->aggregate && rs->nrep < rs->rep_cap)
 		rs->nrep++;
 	if (!*r->aggregate)
-		history_add(rs, r->counters, r->ncounters);
+		point_history_add(rs->hist, r->counters, r->ncounters);
 }
 
 bool measure_env_init(struct measure_env *env)
@@ -562,7 +481,7 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 		     const struct run_state *rs, bool measured, struct csv_row *row)
 {
 	const struct run_opts *o = env->o;
-	const struct stat *g = &rs->st[C_GBPS];
+	const struct rep_stat *g = &rs->st[C_GBPS];
 	double share = read_share(rs);
 
 	csv_row_clear(row);
@@ -624,7 +543,7 @@ static void point_medians(struct run_state *rs)
 /* The reasons this attempt's numbers may be bent, by the rules and limits of quality.h. */
 static unsigned judge(const struct quality_limits *l, const struct run_state *rs)
 {
-	const struct stat *g = &rs->st[C_GBPS];
+	const struct rep_stat *g = &rs->st[C_GBPS];
 	unsigned q = 0;
 
 	if (rs->have[C_CPU_SHARE] && rs->st[C_CPU_SHARE].min < l->cpu_share_min)
@@ -700,7 +619,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	rs.p = p;
 	rs.task = &task;
 	if (!*hist)
-		*hist = calloc(1, sizeof **hist);
+		*hist = point_history_new(C_COUNT);
 	rs.hist = *hist;
 	rs.cpu_ns = calloc(p->threads, sizeof *rs.cpu_ns);
 	rs.wall_ns = calloc(p->threads, sizeof *rs.wall_ns);
@@ -732,7 +651,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		verify_failed(env, p);
 	/* a later round: the row's numbers are over every round, and so is their judgement */
 	if (++rs.hist->rounds > 1) {
-		if (rs.hist_failed || !stats_from_history(&rs)) {
+		if (rs.hist->failed || !stats_from_history(&rs)) {
 			fprintf(stderr, "storebench run: out of memory for the statistics of %s\n",
 				p->name);
 			ok = false;

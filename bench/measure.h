@@ -10,6 +10,7 @@
 
 #include "csv.h"
 #include "opts.h"
+#include "point_history.h"
 #include "pool.h"
 #include "sweep.h"
 
@@ -35,10 +36,6 @@ struct point_result {
 	bool remeasured;     /* calibrated and measured a second time (short batches, an outlier) */
 };
 
-/* Every repetition one point got over the rounds so far; NULL before its first round. */
-struct point_history;
-
-void point_history_free(struct point_history *h);
 
 /*
  * Measure p once more (one round: rounds_repetitions() of its repetitions) and fill row with the

@@ -1,0 +1,84 @@
+/*
+ * point_history.c — every repetition one point got over the rounds, and their statistics.
+ * Plain C.
+ */
+#include "point_history.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct point_history *point_history_new(int width)
+{
+	struct point_history *h = calloc(1, sizeof *h);
+
+	if (h)
+		h->width = width;
+	return h;
+}
+
+void point_history_free(struct point_history *h)
+{
+	if (h)
+		free(h->v);
+	free(h);
+}
+
+bool point_history_add(struct point_history *h, const struct gbs_counter *c, size_t n)
+{
+	double *row;
+
+	if (h->nrep == h->cap) {
+		int cap = h->cap ? 2 * h->cap : 16;
+		double *v = realloc(h->v, (size_t)cap * (size_t)h->width * sizeof *v);
+
+		if (!v) {
+			h->failed = true;
+			return false;
+		}
+		h->v = v;
+		h->cap = cap;
+	}
+	row = h->v + (size_t)h->nrep++ * (size_t)h->width;
+	for (int k = 0; k < h->width; k++)
+		row[k] = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].id < (unsigned)h->width)
+			row[c[i].id] = c[i].value;
+	return true;
+}
+
+double point_history_value(const struct point_history *h, int i, int k)
+{
+	return h->v[(size_t)i * (size_t)h->width + (size_t)k];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+bool point_history_stat(const struct point_history *h, int k, double *tmp, struct rep_stat *s)
+{
+	double sum = 0, sq = 0;
+	int n = 0;
+
+	for (int i = 0; i < h->nrep; i++)
+		if (!isnan(point_history_value(h, i, k)))
+			tmp[n++] = point_history_value(h, i, k);
+	if (!n)
+		return false;
+	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+	for (int i = 0; i < n; i++)
+		sum += tmp[i];
+	s->mean = sum / n;
+	for (int i = 0; i < n; i++)
+		sq += (tmp[i] - s->mean) * (tmp[i] - s->mean);
+	s->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+	s->min = tmp[0];
+	s->max = tmp[n - 1];
+	s->have_cv = n > 1 && s->mean != 0;
+	s->cv = s->have_cv ? sqrt(sq / (n - 1)) / s->mean : 0;
+	return true;
+}

@@ -1,0 +1,45 @@
+/*
+ * point_history.h — every repetition one point got over the rounds, and their statistics.
+ * Plain C.  With --rounds a point is measured several times in one run; its row gives the
+ * statistics over all of them, computed as Google Benchmark computes its aggregates, so a row of
+ * one round and a row of many read alike.
+ */
+#ifndef STOREBENCH_POINT_HISTORY_H
+#define STOREBENCH_POINT_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gbench_shim.h"
+
+/* The statistics of one counter over the repetitions. */
+struct rep_stat {
+	double median, mean, min, max; /* the median of an even count is the mean of the middle two */
+	double cv;                     /* sample standard deviation over the mean */
+	bool have_cv;                  /* two repetitions or more, and a mean that is not 0 */
+};
+
+struct point_history {
+	double *v;    /* nrep rows of width values, NAN where a counter was not reported */
+	int width;    /* counters per row: their ids run from 0 to width - 1 */
+	int nrep;     /* rows stored; the caller may cut it back to drop a re-measured attempt */
+	int cap;      /* rows allocated */
+	int rounds;   /* rounds that measured the point */
+	bool failed;  /* a row could not be stored (out of memory): the statistics lack it */
+};
+
+/* An empty history of rows of width counters; NULL when out of memory. */
+struct point_history *point_history_new(int width);
+
+void point_history_free(struct point_history *h);
+
+/* One repetition's n counters as a new row; false (and h->failed) when out of memory. */
+bool point_history_add(struct point_history *h, const struct gbs_counter *c, size_t n);
+
+/* Counter k's value in repetition i, NAN when that repetition did not report it. */
+double point_history_value(const struct point_history *h, int i, int k);
+
+/* Counter k's statistics over every row; tmp holds h->nrep values.  False when no row has k. */
+bool point_history_stat(const struct point_history *h, int k, double *tmp, struct rep_stat *s);
+
+#endif
