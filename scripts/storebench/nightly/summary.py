@@ -128,9 +128,11 @@ def write(path, res, csv_path, plots, trend):
           "- gate (--profile %s): regression = compare.py U-test p < %g **and** median GB/s more "
           "than %g%% below the baseline, of good quality in both runs (cv ≤ %g%%, CPU share ≥ "
           "%g; limits from %s), **and** confirmed by a re-measurement beside a stable "
-          "neighbour; more than %g%% noisy points gate nothing"
+          "neighbour; more than %g%% of this run's points flagged gate nothing (%s); a point "
+          "flagged in either run is 'noisy' in the tables, not gated"
           % (res["profile"], lim["alpha"], 100 * lim["threshold"], 100 * lim["cv_max"],
-             lim["cpu_share_min"], lim["source"], res["noisy_max"]),
+             lim["cpu_share_min"], lim["source"], res["noisy_max"],
+             "here %d of %d" % tuple(res["run_noisy"]) if res.get("run_noisy") else "not counted"),
           "- re-measurement: %s" % (res.get("confirm") or "nothing looked regressed"),
           "- ratio = median GB/s of this run / median GB/s of the baseline (< 1 is slower); "
           "p = compare.py's two-sided Mann-Whitney p over the repetitions; cv of the "
