@@ -303,18 +303,23 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 		 * it are final */
 		if (o->rounds == 1 && !o->canary && !rows_write(w, i + 1))
 			break;
+		/* rounds: a whole round just ended, every row holds one more; the last is below */
+		if (o->rounds > 1 && (k + 1) % mem->npts == 0 && k + 1 < nmeasure &&
+		    !rows_rewrite(w, o->canary ? &mem->canary : NULL, false))
+			break;
 	}
 	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
 	 * each with the rounds it got (all of them unless stopped) */
-	if (o->canary) {
-		if (!slots_canary_step(&mem->canary, mem->slots, mem->order, &canary_from, k))
-			status = 1;
-		if (!w->failed)
-			rows_canary(w, &mem->canary, mem->npts, true);
-		canary_context(&mem->canary);
-	} else if (!w->failed) {
+	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->order, &canary_from, k))
+		status = 1;
+	if (!w->failed && o->rounds > 1)
+		rows_rewrite(w, o->canary ? &mem->canary : NULL, true);
+	else if (!w->failed && o->canary)
+		rows_canary(w, &mem->canary, mem->npts, true);
+	else if (!w->failed)
 		rows_write(w, mem->npts);
-	}
+	if (o->canary)
+		canary_context(&mem->canary);
 	return status;
 }
 
@@ -404,7 +409,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}
-	w = (struct rows_out){ .of = &of, .slots = mem->slots, .row = mem->row };
+	w = (struct rows_out){ .of = &of, .slots = mem->slots, .nslots = mem->npts, .row = mem->row };
 	if (!rows_start(&w, meta, o->canary ? &mem->canary : NULL)) {
 		pool_stop(&pool);
 		measure_env_free(&env);

@@ -115,13 +115,26 @@ bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool l
 	return keep_rows(w);
 }
 
+bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last)
+{
+	outfiles_cut_csv(w->of, w->body);
+	w->next = w->samples = w->pending = w->done = 0;
+	w->flagged = w->adding = (struct flagged){ 0 };
+	if (c)
+		return rows_canary(w, c, w->nslots, last);
+	return rows_write(w, w->nslots);
+}
+
 bool rows_start(struct rows_out *w, const char *meta, const struct canary *c)
 {
 	write_preamble(w->of->csv_stream, meta, false);
 	if (c)
 		canary_settings(w->of->csv_stream, "# ", c);
 	csv_header(w->of->csv_stream);
-	return c ? rows_canary(w, c, 0, false) : keep_rows(w);
+	if (!keep_rows(w))
+		return false;
+	w->body = w->of->csv_kept;
+	return c ? rows_canary(w, c, 0, false) : true;
 }
 
 void slots_free(struct point_slot *slots, size_t n)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "canary.h"
 #include "csv.h"
@@ -36,6 +37,8 @@ struct rows_out {
 	struct outfiles *of;       /* the two files */
 	struct point_slot *slots;  /* where the rows come from */
 	struct csv_row *row;       /* one row's fields, unpacked */
+	size_t nslots;             /* the sweep's points, one slot each */
+	off_t body;                /* the CSV's length once its header was kept: where rows start */
 	size_t next;               /* the first slot not yet written */
 	size_t pending;            /* rows written since the files were last kept */
 	size_t done;               /* rows kept in both files */
@@ -71,6 +74,15 @@ bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool l
  * starting sample taken) and the header, then the starting sample.  Rows follow as they are final.
  */
 bool rows_start(struct rows_out *w, const char *meta, const struct canary *c);
+
+/*
+ * With rounds, after each whole round and at the end (last): the CSV cut back to its header and
+ * every measured row written again with the rounds it has, then the canary's sample lines so far
+ * (and at the end its summary), all kept together — so a run killed outright keeps the rounds it
+ * finished.  The cut and the rewrite are one fsync apart: a kill between them loses the rows of
+ * the rounds before, no more than a run without this would lose.
+ */
+bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last);
 
 void slots_free(struct point_slot *slots, size_t n);
 

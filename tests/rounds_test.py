@@ -2,8 +2,9 @@
 # rounds_test.py — `storebench run --rounds N --seed S`: every round measures every point once in
 # a seeded shuffled order, the statistics of a row are over all its rounds, a stopped run keeps the
 # points it measured; the drift canary's series is in both files and a real competing memory hog
-# flags drift; a run killed outright (SIGKILL) keeps on disk every row a canary sample made final.
-# Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary|canary_sigkill
+# flags drift; a run killed outright (SIGKILL) keeps on disk every row a canary sample made final,
+# and with rounds every row over the rounds that had ended.
+# Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary|canary_sigkill|rounds_sigkill
 import json
 import os
 import re
@@ -310,5 +311,60 @@ def canary_sigkill():
               f"{len(samples)} canary samples, {len(seen)} rows seen before the kill")
 
 
-{"rounds": rounds, "canary": canary, "canary_sigkill": canary_sigkill}[PART]()
+def rounds_sigkill():
+    """SIGKILL in round 2 of 4 (canary on, as by default): the CSV on disk has a row for every
+    point, in the sweep's order, each over the rounds that had ended (round 1, or more on a slow
+    machine where the kill lands late), verified, with its canary sample lines after the rows;
+    the round in progress is what is lost."""
+    sweep = SWEEP + ["--repetitions", "4", "--rounds", "4", "--min-time", "0.02"]
+    with tempfile.TemporaryDirectory() as d:
+        natural = subprocess.run([SB, "run"] + sweep + ["--benchmark_list_tests"], cwd=d,
+                                 capture_output=True, text=True).stdout.split()
+        path = os.path.join(d, "r.csv")
+        p = subprocess.Popen([SB, "run"] + sweep + ["--csv", path], cwd=d,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        err = []
+        reading = threading.Thread(target=lambda: err.extend(p.stderr), daemon=True)
+        reading.start()
+
+        def rows_on_disk():
+            return [x for x in lines_after_header(path) if not x.startswith("#")] \
+                if os.path.exists(path) else []
+
+        # the kill lands once round 1's rows are on disk and round 2 is under way
+        while p.poll() is None and not (rows_on_disk() and
+                                        any(x.startswith("storebench: round 2/") for x in err)):
+            time.sleep(0.02)
+        running = p.poll() is None
+        p.kill()
+        p.wait()
+        reading.join(10)
+        check(running, "rows on disk while round 2 still ran, then the kill (%s)" % (
+            "killed" if running else "exited %d first" % p.returncode))
+        if not running:
+            return
+        try:
+            run_ = reader.load(path, required=COLUMNS)
+        except reader.CsvError as e:
+            check(False, f"the killed run's CSV does not read: {e}")
+            return
+        rows = run_.rows
+        names = [f"{x['kernel']}/call:{x['call_bytes']}/" for x in rows]
+        check(len(rows) == len(natural) and all(n.startswith(h) for n, h in zip(natural, names)),
+              f"{len(rows)} rows, want one per point ({len(natural)}) in the sweep's order")
+        got = {x["rounds"] for x in rows}
+        check(len(got) == 1 and got <= {"1", "2", "3"} and
+              all(x["repetitions"] == x["rounds"] and x["verified"] == "ok" and x["quality"]
+                  for x in rows),
+              f"every row over the same whole rounds, fewer than 4 (a repetition each), "
+              f"verified, with its quality: rounds {sorted(got)}")
+        tail = lines_after_header(path)
+        check(tail[-1].startswith("# canary_sample=") and "canary_series" not in run_.meta,
+              f"the canary's samples so far follow the rows, its summary is the end's: "
+              f"{tail[-1:]}")
+        print(f"ok: SIGKILL in round 2 of 4: {len(rows)} rows over {sorted(got)} round(s) kept")
+
+
+{"rounds": rounds, "canary": canary, "canary_sigkill": canary_sigkill,
+ "rounds_sigkill": rounds_sigkill}[PART]()
 sys.exit(check.finish(f"rounds {PART}"))
