@@ -232,6 +232,42 @@ def lines_after_header(path):
     return lines[head + 1:]
 
 
+def killable(sweep, d, name):
+    """The sweep's point names, and a run of it into d/name under way: (names, path, process,
+    its stderr lines so far (read on a thread), that thread, the rows on disk now)."""
+    natural = subprocess.run([SB, "run"] + sweep + ["--benchmark_list_tests"], cwd=d,
+                             capture_output=True, text=True).stdout.split()
+    path = os.path.join(d, name)
+    p = subprocess.Popen([SB, "run"] + sweep + ["--csv", path], cwd=d,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = []
+    reading = threading.Thread(target=lambda: err.extend(p.stderr), daemon=True)
+    reading.start()
+
+    def rows_on_disk():
+        return [x for x in lines_after_header(path) if not x.startswith("#")] \
+            if os.path.exists(path) else []
+
+    return natural, path, p, err, reading, rows_on_disk
+
+
+def kill_and_read(p, reading, path, what):
+    """SIGKILL p if it still runs; the reader's view of its CSV, or None (the check says why)
+    when it had ended first or the CSV does not read.  what: the state the kill was meant for."""
+    running = p.poll() is None
+    p.kill()
+    p.wait()
+    reading.join(10)
+    if not check(running, f"{what}, then the kill (exited {p.returncode} first)" if not running
+                 else what):
+        return None
+    try:
+        return reader.load(path, required=COLUMNS)
+    except reader.CsvError as e:
+        check(False, f"the killed run's CSV does not read: {e}")
+        return None
+
+
 def canary_sigkill():
     """SIGKILL (nothing of storebench runs after it: a CI timeout, the OOM killer) mid-sweep with
     the canary on and a 1 s period: the CSV on disk is whole and keeps every row that a canary
@@ -239,24 +275,7 @@ def canary_sigkill():
     sweep = ["--kernels", "memset,rep_stosb,sse2_t_u1", "--call", "4KiB..16MiB", "--threads",
              "1", "--min-time", "0.1", "--repetitions", "2", "--canary-period", "1"]
     with tempfile.TemporaryDirectory() as d:
-        natural = subprocess.run([SB, "run"] + sweep + ["--benchmark_list_tests"], cwd=d,
-                                 capture_output=True, text=True).stdout.split()
-        path = os.path.join(d, "k.csv")
-        p = subprocess.Popen([SB, "run"] + sweep + ["--csv", path], cwd=d,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        err = []
-
-        def read_progress():
-            for line in p.stderr:
-                err.append(line)
-
-        reading = threading.Thread(target=read_progress, daemon=True)
-        reading.start()
-
-        def on_disk():
-            return [x for x in lines_after_header(path) if not x.startswith("#")] \
-                if os.path.exists(path) else []
-
+        natural, path, p, err, reading, on_disk = killable(sweep, d, "k.csv")
         seen = []
         while not seen:
             time.sleep(0.05)
@@ -269,19 +288,9 @@ def canary_sigkill():
         while p.poll() is None and sum("point " in x for x in err) < points + 3:
             time.sleep(0.05)
         seen = on_disk() if p.poll() is None else seen
-        running = p.poll() is None
-        p.kill()
-        p.wait()
-        reading.join(10)
-        ended = "killed" if running else "exited %d first" % p.returncode
-        check(running and seen, f"rows on disk while the sweep still ran, then the kill "
-              f"({len(seen)} rows seen, {ended})")
-        if not running:
-            return
-        try:
-            run_ = reader.load(path, required=COLUMNS)
-        except reader.CsvError as e:
-            check(False, f"the killed run's CSV does not read: {e}")
+        check(seen, "rows on disk while the sweep still ran")
+        run_ = kill_and_read(p, reading, path, f"the sweep still ran ({len(seen)} rows seen)")
+        if not run_:
             return
         meta, rows = run_.meta, run_.rows
         check(run_.columns == COLUMNS, "the killed run's header differs from csv_columns.def")
@@ -318,35 +327,13 @@ def rounds_sigkill():
     the round in progress is what is lost."""
     sweep = SWEEP + ["--repetitions", "4", "--rounds", "4", "--min-time", "0.02"]
     with tempfile.TemporaryDirectory() as d:
-        natural = subprocess.run([SB, "run"] + sweep + ["--benchmark_list_tests"], cwd=d,
-                                 capture_output=True, text=True).stdout.split()
-        path = os.path.join(d, "r.csv")
-        p = subprocess.Popen([SB, "run"] + sweep + ["--csv", path], cwd=d,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        err = []
-        reading = threading.Thread(target=lambda: err.extend(p.stderr), daemon=True)
-        reading.start()
-
-        def rows_on_disk():
-            return [x for x in lines_after_header(path) if not x.startswith("#")] \
-                if os.path.exists(path) else []
-
+        natural, path, p, err, reading, rows_on_disk = killable(sweep, d, "r.csv")
         # the kill lands once round 1's rows are on disk and round 2 is under way
         while p.poll() is None and not (rows_on_disk() and
                                         any(x.startswith("storebench: round 2/") for x in err)):
             time.sleep(0.02)
-        running = p.poll() is None
-        p.kill()
-        p.wait()
-        reading.join(10)
-        check(running, "rows on disk while round 2 still ran, then the kill (%s)" % (
-            "killed" if running else "exited %d first" % p.returncode))
-        if not running:
-            return
-        try:
-            run_ = reader.load(path, required=COLUMNS)
-        except reader.CsvError as e:
-            check(False, f"the killed run's CSV does not read: {e}")
+        run_ = kill_and_read(p, reading, path, "rows on disk while round 2 still ran")
+        if not run_:
             return
         rows = run_.rows
         names = [f"{x['kernel']}/call:{x['call_bytes']}/" for x in rows]
