@@ -367,6 +367,13 @@ def part_settings(tmp):
                    "min_time_s": r[table[0].index("min-time")]} for r in table[1:]}
     check(have == settings.PRESETS, "settings.PRESETS %s, storebench list --presets: %s"
           % (settings.PRESETS, have))
+    # and so are the limits of this machine's profile (a default run writes them as quality_*)
+    meta = reader_meta(runs["dflt"])
+    want = settings.PROFILES.get(meta.get("quality_profile"), {})
+    check(want and all(float(meta.get(k, "nan")) == float(v) for k, v in want.items()),
+          "settings.PROFILES[%s] %s, the run's quality_* metadata: %s" % (
+              meta.get("quality_profile"), want,
+              {k: v for k, v in meta.items() if k.startswith("quality_")}))
     if shutil.which("gnuplot") is None:
         return 0
     # trend over a history whose last night ran at --fill 0: that night is marked, no other
