@@ -17,7 +17,7 @@ from storebench import advise_cross as ac  # noqa: E402
 from storebench import advise_glibc as ag  # noqa: E402
 from storebench import advise_measure as am  # noqa: E402
 from storebench import advise_verify as av  # noqa: E402
-from testlib import Checker  # noqa: E402
+from testlib import Checker, other_machine_result  # noqa: E402
 
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "advise-skylake-sp-sweep.csv")
 ADVISE = os.path.join(ROOT, "scripts", "advise")
@@ -233,14 +233,14 @@ def test_tunables():
 
 
 def test_usage():
+    ELSEWHERE = other_machine_result(ROOT, EXE, ".csv")
     with tempfile.TemporaryDirectory() as tmp:
         out_dir = os.path.join(tmp, "o")
         for args, name in ((["--step", "2"], "--step"), (["--rounds", "1"], "--rounds"),
                            (["--min-time", "x"], "--min-time"), (["--for-threads", "3"], "--for-threads"),
                            (["--bogus"], "--bogus"), (["--sweep", os.path.join(tmp, "none.csv")], "none.csv"),
                            (["--min-size", "12 parsecs"], "--min-size"),
-                           (["--sweep", os.path.join(ROOT, "results", "turin-vm",
-                                                     "20261130T044357Z.csv")], "turin-vm")):
+                           (["--sweep", ELSEWHERE], os.path.basename(os.path.dirname(ELSEWHERE)))):
             out = subprocess.run([ADVISE] + args + ["--out", out_dir], capture_output=True, text=True,
                                  timeout=120)
             lines = out.stderr.strip().splitlines()

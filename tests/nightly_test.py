@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from testlib import Checker
+from testlib import Checker, other_machine_result
 
 ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
@@ -172,8 +172,7 @@ def baseline(tmp):
     r = nightly(tmp, "--machine-id", "b", *LOOSE, "--baseline", bad, "--", *ONE)
     check(r.returncode == 2 and "--baseline" in r.stderr and len(r.stderr.splitlines()) == 1,
           f"a corrupt --baseline: exit 2, one line ({r.returncode}, {r.stderr.strip()})")
-    other = os.path.join(ROOT, "results", "turin-vm")
-    other = os.path.join(other, sorted(f for f in os.listdir(other) if f.endswith(".json"))[-1])
+    other = other_machine_result(ROOT, STOREBENCH, ".json")
     r = nightly(tmp, "--machine-id", "b", *LOOSE, "--baseline", other, "--", *ONE)
     check(r.returncode == 2 and all(k in r.stderr for k in ("machine_id", "cpu_model", "shape"))
           and len(r.stderr.splitlines()) == 1,

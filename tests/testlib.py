@@ -1,9 +1,11 @@
 # testlib.py — what several Python test drivers share: their checker, reading a storebench CSV,
-# the installable scripts/ commands, and stopping a running sweep at a known point.  Python 3
-# standard library; the drivers import it from their own directory (tests/ is sys.path[0] when
-# CTest runs them).
+# a committed result from another machine, the installable scripts/ commands, and stopping a
+# running sweep at a known point.  Python 3 standard library; the drivers import it from their
+# own directory (tests/ is sys.path[0] when CTest runs them).
 
 import os
+import re
+import subprocess
 
 SOURCE_ONLY = ("setup", "test", "package")  # scripts that drive a source tree: not installed
 
@@ -53,6 +55,32 @@ def read_csv(path):
             elif line:
                 rows.append(line.split(","))
     return meta, rows
+
+
+def other_machine_result(root, storebench, suffix):
+    """The newest committed result under root/results whose name ends in suffix and whose machine
+    is not this one (machine_id and cpu_model both differ from `storebench info`): the
+    "measured elsewhere" input of a refusal test.  The sessions run on Turin, Genoa and
+    Skylake-SP guests in turn, so a fixed folder would be this machine's on some of them."""
+    info = subprocess.run([storebench, "info"], capture_output=True, text=True, check=True)
+    here = dict(line.partition("=")[::2] for line in info.stdout.splitlines())
+    found = []
+    results = os.path.join(root, "results")
+    for machine in sorted(os.listdir(results)):
+        folder = os.path.join(results, machine)
+        if machine == here.get("machine_id") or not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if name.endswith(suffix) and os.path.isfile(path):
+                with open(path, errors="replace") as f:
+                    head = f.read(65536)
+                model = re.search(r'cpu_model"?[=:] ?"?(0x[0-9a-f]+)', head)
+                if model and model.group(1) != here.get("cpu_model"):
+                    found.append((name, path))
+    if not found:
+        raise RuntimeError("no result under %s from a machine other than this one" % results)
+    return max(found)[1]
 
 
 def installed_commands(source):
