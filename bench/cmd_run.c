@@ -14,16 +14,19 @@
 
 #include "cache_check.h"
 #include "canary.h"
+#include "compare.h"
 #include "commands.h"
 #include "cpu.h"
 #include "csv.h"
 #include "cycles.h"
 #include "dryrun.h"
 #include "footprint.h"
+#include "groups.h"
 #include "gbench_shim.h"
 #include "gbflags.h"
 #include "machine.h"
 #include "measure.h"
+#include "options.h"
 #include "opts.h"
 #include "outfiles.h"
 #include "pool.h"
@@ -35,6 +38,7 @@
 #include "sweep.h"
 #include "sweep_scaled.h"
 #include "tsc.h"
+#include "winners.h"
 
 /* Headroom left to the OS when checking buffers against MemAvailable. */
 #define MEM_SHARE 0.9
@@ -123,7 +127,11 @@ static void fill_std_fds(void)
 struct run_mem {
 	struct point *pts;        /* the sweep */
 	size_t npts;              /* its points */
-	size_t *order;            /* the measuring order: rounds x npts indices into pts */
+	struct groups groups;     /* the sweep's comparison groups */
+	struct compare cmp;       /* their ranks and paired verdicts, updated after every round */
+	size_t *order;            /* the measuring order: indices into pts, round after round */
+	size_t norder;            /* entries of order: rounds x npts, plus the adaptive rounds' */
+	uint64_t rng;             /* where the adaptive rounds go on drawing their order */
 	struct point_slot *slots; /* npts of them */
 	struct csv_row *row;      /* one row's fields (too large for the stack many times over) */
 	char *meta;               /* the run's metadata, until the preamble is written */
@@ -141,6 +149,22 @@ static void canary_context(const struct canary *c)
 		return;
 	canary_settings(m, "", c);
 	canary_summary(m, "", c);
+	fclose(m);
+	if (text)
+		write_preamble(NULL, text, true);
+	free(text);
+}
+
+/* The winners and crossovers, into the JSON context, which waits for them. */
+static void winners_context(const struct compare *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	winners_keys(m, "", c);
 	fclose(m);
 	if (text)
 		write_preamble(NULL, text, true);
@@ -201,7 +225,13 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 	}
 	if (o->dry_run)
 		return dryrun_print(stdout, mach, o, mem->pts, mem->npts);
-	mem->order = rounds_order(mem->npts, o->rounds, o->seed);
+	if (!groups_init(&mem->groups, mem->pts, mem->npts) ||
+	    !compare_init(&mem->cmp, mem->pts, &mem->groups, o->tie_band)) {
+		fprintf(stderr, "storebench run: out of memory\n");
+		return 1;
+	}
+	mem->order = rounds_order(&mem->groups, o->rounds, o->seed, &mem->rng);
+	mem->norder = mem->npts * (size_t)o->rounds;
 	mem->slots = calloc(mem->npts, sizeof *mem->slots);
 	mem->row = malloc(sizeof *mem->row);
 	if (!mem->order || !mem->slots || !mem->row) {
@@ -245,72 +275,156 @@ static void print_notes(const struct run_opts *o, const struct cpu_info *cpu,
 }
 
 /*
- * The sweep proper: every measurement in the run's order, each row out as soon as it is final
- * (rows.h), the canary sampled when due and once more at the end.  Stops early on a signal, a
- * failed write (w->failed) or memory running out.  Returns 0, or 1 when a point failed its
- * verification or memory ran out.
+ * After the planned rounds, one more of the groups whose answer is still undecided, appended to
+ * mem->order, unless none is, ROUNDS_MAX is reached or the round would end past --budget (its
+ * time estimated from the rounds so far, per point measured).  Returns the end of the round's
+ * entries in mem->order, or 0 when no round follows.
+ */
+static size_t adaptive_round(struct run_mem *mem, const struct run_opts *o, int round)
+{
+	size_t undecided = mem->cmp.count[VERDICT_UNDECIDED], n = 0, *grown;
+	bool *active;
+	double weight = 0, per_point = progress_elapsed() / (double)mem->norder;
+
+	if (o->rounds < 2 || o->budget_s <= 0 || !undecided || round >= ROUNDS_MAX)
+		return 0;
+	active = calloc(mem->groups.ngroups, sizeof *active);
+	grown = realloc(mem->order, (mem->norder + mem->npts) * sizeof *grown);
+	if (grown)
+		mem->order = grown;
+	if (!active || !grown) {
+		free(active);
+		return 0; /* out of memory for one more round: the rounds so far stand */
+	}
+	for (size_t g = 0; g < mem->groups.ngroups; g++) {
+		active[g] = mem->cmp.answer[g] == VERDICT_UNDECIDED;
+		n += active[g] ? mem->groups.start[g + 1] - mem->groups.start[g] : 0;
+	}
+	if (progress_elapsed() + per_point * (double)n > o->budget_s) {
+		free(active);
+		return 0;
+	}
+	n = rounds_shuffle(&mem->groups, active, &mem->rng, mem->order + mem->norder);
+	free(active);
+	for (size_t k = 0; k < n; k++)
+		weight += point_weight(&mem->pts[mem->order[mem->norder + k]]);
+	progress_adaptive(n, weight, undecided);
+	mem->norder += n;
+	return mem->norder;
+}
+
+/* Rank and pair the groups from the slots' histories (a failed point is left out). */
+static bool compare_slots(struct run_mem *mem, bool paired)
+{
+	const struct point_history **hist = malloc((mem->npts ? mem->npts : 1) * sizeof *hist);
+	bool ok;
+
+	if (!hist) {
+		fprintf(stderr, "storebench run: out of memory for the comparisons\n");
+		return false;
+	}
+	for (size_t i = 0; i < mem->npts; i++)
+		hist[i] = mem->slots[i].failed ? NULL : mem->slots[i].hist;
+	ok = compare_update(&mem->cmp, hist, paired);
+	if (!ok)
+		fprintf(stderr, "storebench run: out of memory for the comparisons\n");
+	free(hist);
+	return ok;
+}
+
+/* Measure mem->order[k] (in round r, the i-th of it); 0, 1 on a failed check, -1 to stop. */
+static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
+		       const struct run_opts *o, size_t k, int r, size_t i_round)
+{
+	size_t i = mem->order[k];
+	const struct point *p = &mem->pts[i];
+	struct point_slot *slot = &mem->slots[i];
+	struct point_result res;
+	char *packed;
+	int rc;
+
+	if (slot->failed)
+		return 0; /* a failed check is the point's result: no round replaces it */
+	if (env->cycles)
+		for (unsigned t = 0; t < p->threads; t++)
+			env->cycles &= env->pool->t[t].cycles_fd >= 0;
+	progress_point(r, i_round, p->name, point_weight(p));
+	env->stall = k == 0 && o->stall_ms > 0;
+	env->round = r;
+	rc = measure_point(env, p, &slot->hist, mem->row, &res);
+	if (rc < 0)
+		return -1;
+	scaled_row(mem->row, o, p);
+	packed = csv_row_pack(mem->row);
+	if (!packed) {
+		fprintf(stderr, "storebench run: out of memory\n");
+		return -1;
+	}
+	free(slot->row);
+	slot->row = packed;
+	/* over rounds, cv and outlier are judged again over all of them each round (measure.h) */
+	if (o->rounds > 1)
+		slot->quality &= ~(unsigned)(QUALITY_CV | QUALITY_OUTLIER);
+	slot->quality |= res.quality;
+	slot->remeasured |= res.remeasured;
+	slot->failed = rc != 0;
+	/* one round without the canary: the sweep's order, so this row and every one before it
+	 * are final */
+	if (o->rounds == 1 && !o->canary)
+		rows_write(w, i + 1); /* a failure sets w->failed, which stops the sweep */
+	return rc;
+}
+
+/*
+ * The sweep proper: round after round, every measurement in the run's order, each row out as
+ * soon as it is final (rows.h), the canary sampled when due and once more at the end; with
+ * rounds, the groups compared after each round, and adaptive rounds while --budget allows.
+ * Stops early on a signal, a failed write (w->failed) or memory running out.  Returns 0, or 1
+ * when a point failed its verification or memory ran out.
  */
 static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
 		       const struct run_opts *o)
 {
-	size_t nmeasure = mem->npts * (size_t)o->rounds, canary_from = 0, k;
-	int status = 0;
+	size_t canary_from = 0, k = 0, end = 0, first;
+	int status = 0, rc = 0;
 
-	for (k = 0; k < nmeasure && !signals_pending(); k++) {
-		size_t i = mem->order[k];
-		const struct point *p = &mem->pts[i];
-		struct point_slot *slot = &mem->slots[i];
-		struct point_result res;
-		char *packed;
-		int r;
-
-		if (slot->failed)
-			continue; /* a failed check is the point's result: no round replaces it */
-		if (o->canary && canary_due(&mem->canary)) {
-			if (!slots_canary_step(&mem->canary, mem->slots, mem->order, &canary_from, k)) {
-				status = 1;
-				break;
+	for (int r = 0; rc >= 0 && !w->failed && !signals_pending(); r++) {
+		first = k;
+		end = r < o->rounds ? (size_t)(r + 1) * mem->npts : adaptive_round(mem, o, r);
+		if (end <= k)
+			break;
+		for (; k < end && !signals_pending(); k++) {
+			if (o->canary && canary_due(&mem->canary)) {
+				if (!slots_canary_step(&mem->canary, mem->slots, mem->order,
+						       &canary_from, k)) {
+					status = 1;
+					rc = -1;
+					break;
+				}
+				/* at one round, slots [0, k) are the points measured so far: final */
+				if (!rows_canary(w, &mem->canary, o->rounds == 1 ? k : 0, false))
+					break;
 			}
-			/* at one round, slots [0, k) are the points measured so far: judged, final */
-			if (!rows_canary(w, &mem->canary, o->rounds == 1 ? k : 0, false))
+			rc = measure_one(env, mem, w, o, k, r, k - first);
+			status |= rc != 0;
+			if (rc < 0 || w->failed)
 				break;
 		}
-		if (env->cycles)
-			for (unsigned t = 0; t < p->threads; t++)
-				env->cycles &= env->pool->t[t].cycles_fd >= 0;
-		progress_point((int)(k / mem->npts), k % mem->npts, p->name, point_weight(p));
-		env->stall = k == 0 && o->stall_ms > 0;
-		r = measure_point(env, p, &slot->hist, mem->row, &res);
-		if (r < 0) {
+		if (k < end || o->rounds == 1)
+			break;
+		/* a whole round just ended: every row holds one more, and the groups are judged */
+		if (!compare_slots(mem, true)) {
 			status = 1;
 			break;
 		}
-		scaled_row(mem->row, o, p);
-		packed = csv_row_pack(mem->row);
-		if (!packed) {
-			fprintf(stderr, "storebench run: out of memory\n");
-			status = 1;
-			break;
-		}
-		free(slot->row);
-		slot->row = packed;
-		slot->quality |= res.quality;
-		slot->remeasured |= res.remeasured;
-		slot->failed = r != 0;
-		if (r)
-			status = 1;
-		/* one round without the canary: the sweep's order, so this row and every one before
-		 * it are final */
-		if (o->rounds == 1 && !o->canary && !rows_write(w, i + 1))
-			break;
-		/* rounds: a whole round just ended, every row holds one more; the last is below */
-		if (o->rounds > 1 && (k + 1) % mem->npts == 0 && k + 1 < nmeasure &&
-		    !rows_rewrite(w, o->canary ? &mem->canary : NULL, false))
+		if (!rows_rewrite(w, o->canary ? &mem->canary : NULL, false))
 			break;
 	}
 	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
 	 * each with the rounds it got (all of them unless stopped) */
 	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->order, &canary_from, k))
+		status = 1;
+	if (!compare_slots(mem, o->rounds > 1))
 		status = 1;
 	if (!w->failed && o->rounds > 1)
 		rows_rewrite(w, o->canary ? &mem->canary : NULL, true);
@@ -320,6 +434,7 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 		rows_write(w, mem->npts);
 	if (o->canary)
 		canary_context(&mem->canary);
+	winners_context(&mem->cmp);
 	return status;
 }
 
@@ -386,8 +501,9 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	/* Google Benchmark's table repeats the progress line: only on request */
 	gbs_open(of.json.fd, o->verbose || gbflag_any(argc, argv), name_width);
 	mem->meta = meta;
-	/* the canary's series is known at the end: the JSON's context, written first, waits for it */
-	if (o->canary)
+	/* the canary's series and the winners are known at the end: the JSON's context, written
+	 * first, waits for them */
+	if (o->canary || o->rounds > 1)
 		gbs_hold();
 	write_preamble(NULL, meta, true);
 
@@ -409,7 +525,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}
-	w = (struct rows_out){ .of = &of, .slots = mem->slots, .nslots = mem->npts, .row = mem->row };
+	w = (struct rows_out){ .of = &of, .slots = mem->slots, .nslots = mem->npts, .row = mem->row,
+			       .cmp = o->rounds > 1 ? &mem->cmp : NULL };
 	if (!rows_start(&w, meta, o->canary ? &mem->canary : NULL)) {
 		pool_stop(&pool);
 		measure_env_free(&env);
@@ -451,6 +568,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	fprintf(stderr, "storebench: %zu of %zu points in %.1f s\n", w.done, npts,
 		progress_elapsed());
 	rows_print_flagged(&w.flagged, w.done, &o->quality);
+	winners_print(stderr, &mem->cmp);
 	if (signals_pending())
 		fprintf(stderr, "storebench: stopped by signal %d after %zu points; both files are "
 				"complete\n",
@@ -468,6 +586,8 @@ int cmd_run(int argc, char **argv)
 	int status = run(argc, argv, &mach, &o, &mem);
 
 	slots_free(mem.slots, mem.npts);
+	compare_free(&mem.cmp);
+	groups_free(&mem.groups);
 	canary_free(&mem.canary);
 	free(mem.meta);
 	free(mem.row);

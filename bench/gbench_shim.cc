@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <regex>
@@ -93,6 +94,11 @@ public:
 	void *report_ctx = nullptr;
 	const char *const *counter_names = nullptr; // the running point's, by id
 	size_t ncounters = 0;                       // entries of counter_names
+	// A later round runs a fixed iteration count, which Google Benchmark spells into the name
+	// (/iterations:N instead of /min_time:S): each point's first name is kept, so a point has
+	// one name in every round and compare.py pairs them.
+	bool fixed_iterations = false;
+	std::map<std::string, std::string> first_min_time; // function_name -> its min_time part
 	std::vector<Run> pending; // the last point's runs, until emit()
 	bool hold = false;        // the JSON waits for finish(): context keys known at the end
 	std::unique_ptr<Context> held_context; // the context, while held
@@ -140,9 +146,18 @@ public:
 	// only its last attempt, so the console, the JSON and the CSV tell of the same measurement.
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
-		pending.insert(pending.end(), runs.begin(), runs.end());
-		for (const Run &run : runs)
+		for (Run run : runs) {
+			benchmark::BenchmarkName &n = run.run_name;
+
+			if (fixed_iterations) {
+				n.iterations.clear();
+				n.min_time = first_min_time[n.function_name];
+			} else {
+				first_min_time[n.function_name] = n.min_time;
+			}
+			pending.push_back(run);
 			forward(run);
+		}
 	}
 
 	// The console shows one line per point (the median when there are repetitions, as in the
@@ -331,7 +346,9 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 	b->UseManualTime();
 	b->ComputeStatistics("min", stat_min);
 	b->ComputeStatistics("max", stat_max);
-	if (p.min_time > 0)
+	if (p.iterations > 0)
+		b->Iterations(p.iterations);
+	else if (p.min_time > 0)
 		b->MinTime(p.min_time);
 	if (p.repetitions > 0)
 		b->Repetitions(p.repetitions);
@@ -343,6 +360,7 @@ extern "C" size_t gbs_run_point(const gbs_point *pt, gbs_report_fn report, void 
 	tee.report_ctx = &counting;
 	tee.counter_names = p.counter_names;
 	tee.ncounters = p.ncounters;
+	tee.fixed_iterations = p.iterations > 0;
 	benchmark::RunSpecifiedBenchmarks(&tee, ".");
 	benchmark::ClearRegisteredBenchmarks();
 	tee.report = nullptr;

@@ -38,6 +38,12 @@ struct gbs_point {
 	 * then per call, so runs whose calibration chose different batch sizes still compare.
 	 */
 	int64_t batch_iterations;
+	/*
+	 * > 0: exactly this many iterations per repetition (a multiple of batch_iterations), no
+	 * search for the count; a later round reuses what the first one found.  <= 0: Google
+	 * Benchmark grows the count until a run lasts min_time.
+	 */
+	int64_t iterations;
 	void *ctx;
 	void (*begin)(void *ctx);   /* before every run (calibration runs and repetitions) */
 	double (*batch)(void *ctx); /* one timed batch; returns its makespan in seconds */

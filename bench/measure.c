@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gbench_shim.h"
+#include "median_ci.h"
 #include "quality.h"
 #include "rounds.h"
 
@@ -41,6 +42,8 @@ enum counter {
 	C_GBPS, C_NS_CALL, C_TICKS_CALL, C_TICKS_LINE, C_CYCLES_CALL, C_CPU_SHARE, C_READ_GBPS,
 	C_WRITE_GBPS, C_COUNT
 };
+
+_Static_assert(C_GBPS == MEASURE_COUNTER_GBPS, "measure.h names the GB/s counter's id");
 
 /* end() may report every counter at once, and the shim's arrays hold GBS_MAX_COUNTERS. */
 _Static_assert(C_COUNT <= GBS_MAX_COUNTERS, "more counters than gbench_shim.h carries");
@@ -477,6 +480,23 @@ static double read_share(const struct run_state *rs)
 	return t > 0 ? r / t : 0;
 }
 
+/* samples, gbps_ci_low and gbps_ci_high: the interval of the median over the point's samples. */
+static void interval_columns(const struct point_history *h, struct csv_row *row)
+{
+	double *x = malloc((size_t)(h->nrep > 0 ? h->nrep : 1) * sizeof *x), median, lo, hi;
+	int n;
+
+	if (!x)
+		return;
+	n = point_history_samples(h, C_GBPS, x);
+	csv_set(row, COL_samples, "%d", n);
+	if (median_ci(x, (size_t)n, MEDIAN_CI_LEVEL, &median, &lo, &hi)) {
+		csv_set(row, COL_gbps_ci_low, "%.6g", lo);
+		csv_set(row, COL_gbps_ci_high, "%.6g", hi);
+	}
+	free(x);
+}
+
 static void fill_row(const struct measure_env *env, const struct point *p,
 		     const struct run_state *rs, bool measured, struct csv_row *row)
 {
@@ -509,6 +529,7 @@ static void fill_row(const struct measure_env *env, const struct point *p,
 	set_stat(row, COL_gbps_max, rs, C_GBPS, g->max);
 	if (g->have_cv)
 		csv_set(row, COL_gbps_cv, "%.4g", g->cv);
+	interval_columns(rs->hist, row);
 	/* read and write share the makespan, so each is the total scaled by its byte share */
 	set_stat(row, COL_read_gbps, rs, C_GBPS, g->median * share);
 	set_stat(row, COL_write_gbps, rs, C_GBPS, g->median - g->median * share);
@@ -559,9 +580,10 @@ static unsigned judge(const struct quality_limits *l, const struct run_state *rs
 	return q;
 }
 
-/* One attempt: calibrate, let Google Benchmark run the repetitions, judge what they gave. */
+/* One attempt: calibrate (or reuse an earlier round's batch), let Google Benchmark run the
+ * repetitions, judge what they gave; again: a re-measurement, which calibrates afresh. */
 static unsigned attempt(const struct measure_env *env, const struct point *p,
-			struct run_state *rs, bool stall)
+			struct run_state *rs, bool stall, bool again)
 {
 	struct pool *pool = env->pool;
 	struct gbs_point gp = {
@@ -580,8 +602,16 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	rs->writers = 0;
 	memset(rs->have, 0, sizeof rs->have);
 	memset(rs->st, 0, sizeof rs->st);
-	rs->passes = calibrate(pool, rs->task, stall ? (uint64_t)(env->o->stall_ms * 1e6) : 0,
-			       env->o->quality.batch_ns_min);
+	/* a later round reuses the first one's batch and count: the grain of one repetition is
+	 * what alternates kernels, and calibrating again would cost more than it measures; a
+	 * re-measured attempt calibrates afresh */
+	if (rs->hist->passes && !again) {
+		rs->passes = rs->hist->passes;
+		gp.iterations = rs->hist->iterations;
+	} else {
+		rs->passes = calibrate(pool, rs->task, stall ? (uint64_t)(env->o->stall_ms * 1e6) : 0,
+				       env->o->quality.batch_ns_min);
+	}
 	rs->calls_per_thread = rs->passes * env->work[0].plan->calls;
 	for (unsigned i = 0; i < p->threads; i++) {
 		const struct pool_work *w = &env->work[i];
@@ -594,6 +624,10 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	gp.batch_iterations = (int64_t)rs->calls_per_thread;
 	gbs_run_point(&gp, report, rs);
 	point_medians(rs);
+	if (rs->seen) {
+		rs->hist->passes = rs->passes;
+		rs->hist->iterations = rs->batches * (int64_t)rs->calls_per_thread;
+	}
 	return judge(&env->o->quality, rs);
 }
 
@@ -637,11 +671,11 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	}
 	pool_run(pool, JOB_PREFILL, &task);
 	/* short batches or an outlier: what calibration got wrong or a passing stall, so once more */
-	q = attempt(env, p, &rs, env->stall);
+	q = attempt(env, p, &rs, env->stall, false);
 	if (q & (QUALITY_SHORT_BATCH | QUALITY_OUTLIER)) {
 		gbs_emit(false);
 		res->remeasured = true;
-		q = attempt(env, p, &rs, env->stall);
+		q = attempt(env, p, &rs, env->stall, true);
 	}
 	gbs_emit(true);
 	pool_run(pool, JOB_VERIFY, &task);
@@ -649,15 +683,27 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		ok &= pool->t[i].ok;
 	if (!ok)
 		verify_failed(env, p);
+	/* the round's sample, from the repetitions this round kept */
+	if (ok && !point_history_end_round(rs.hist, C_GBPS, rs.hist_base, env->round)) {
+		fprintf(stderr, "storebench run: out of memory for the samples of %s\n", p->name);
+		ok = false;
+		oom = true;
+	}
 	/* a later round: the row's numbers are over every round, and so is their judgement */
-	if (++rs.hist->rounds > 1) {
+	if (++rs.hist->rounds > 1 && !oom) {
 		if (rs.hist->failed || !stats_from_history(&rs)) {
 			fprintf(stderr, "storebench run: out of memory for the statistics of %s\n",
 				p->name);
 			ok = false;
 			oom = true;
 		} else {
-			q |= judge(&env->o->quality, &rs);
+			/* once the rounds give an interval, the spread over them is its to carry: cv
+			 * and outlier would only say again that the samples differ, which
+			 * gbps_ci_low/high already say, with how much */
+			unsigned spread = QUALITY_CV | QUALITY_OUTLIER;
+
+			q = (q & ~spread) | (judge(&env->o->quality, &rs) &
+					     ~(rs.hist->nsample >= MEDIAN_CI_MIN_SAMPLES ? spread : 0u));
 		}
 	}
 	fill_row(env, p, &rs, ok && rs.have[C_GBPS], row);

@@ -14,12 +14,16 @@
 #include "pool.h"
 #include "sweep.h"
 
+/* The counter id of total GB/s in a point's history: its samples and intervals are of it. */
+#define MEASURE_COUNTER_GBPS 0
+
 struct measure_env {
 	struct pool *pool;
 	const struct run_opts *o;
 	double tsc_hz;       /* 0 when the TSC is not invariant: ticks columns stay empty */
 	bool cycles;         /* perf_event_open works for every pool thread */
 	bool stall;          /* --inject-stall applies to this point's calibrations */
+	int round;           /* the run's round being measured: labels the point's sample */
 	struct plan_cache *plans; /* one per pool thread: its plan, kept from point to point */
 	struct pool_work *work;   /* one per pool thread: its part of the point being measured */
 };
@@ -42,7 +46,9 @@ struct point_result {
  * statistics over every repetition in *hist, this round's included (*hist is allocated on the
  * first round); with one round they are Google Benchmark's aggregates, as in the JSON.  All but
  * the quality column: the caller writes res->quality once every stage (every round, the canary)
- * has had its say.  Returns 0 when measured and verified, 1 on a failed verification (row marked,
+ * has had its say.  From the second round on, cv and outlier in res->quality are judged over all
+ * rounds' repetitions, replacing earlier rounds' (and dropped once the samples give an
+ * interval, which carries that spread).  Returns 0 when measured and verified, 1 on a failed verification (row marked,
  * numbers left empty: an error is not a number), -1 when buffers or memory cannot be had.
  */
 int measure_point(const struct measure_env *env, const struct point *p,

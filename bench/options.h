@@ -18,6 +18,9 @@
 /* Limits of single-valued options: enforced in opts.c, stated in their help in options.def. */
 #define REPETITIONS_MAX 100000
 #define ROUNDS_MAX 1000
+#define TIE_BAND_DEFAULT 0.03        /* --tie-band: a paired ratio within 1 +- 3 % is a tie */
+#define TIE_BAND_MAX 0.5
+#define BUDGET_MAX_S 86400           /* --budget: a day */
 #define MIN_TIME_MIN_S 0.000001
 #define MIN_TIME_MAX_S 3600
 #define SLOWDOWN_MAX_PCT 1000

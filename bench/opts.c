@@ -357,7 +357,8 @@ static int parse_seed(const char *s, unsigned long long *seed)
 	return 0;
 }
 
-/* Fill, prefill, repetitions, rounds, seed, min time, slowdown, output names: single values. */
+/* Fill, prefill, repetitions, rounds, budget, tie band, seed, min time, slowdown, output names:
+ * single values. */
 static int parse_scalars(const char *const *v, struct run_opts *o)
 {
 	double num;
@@ -382,6 +383,11 @@ static int parse_scalars(const char *const *v, struct run_opts *o)
 	if (!parse_number(v[OPT_rounds], 1, ROUNDS_MAX, true, &num))
 		return fail("--rounds '%s': want a whole number 1..%d", v[OPT_rounds], ROUNDS_MAX);
 	o->rounds = (int)num;
+	if (!parse_number(v[OPT_budget], 0, BUDGET_MAX_S, false, &o->budget_s))
+		return fail("--budget '%s': want seconds, 0..%d", v[OPT_budget], BUDGET_MAX_S);
+	if (!parse_number(v[OPT_tie_band], 0, TIE_BAND_MAX, false, &o->tie_band))
+		return fail("--tie-band '%s': want a ratio, 0..%s", v[OPT_tie_band],
+			    OPTIONS_STR(TIE_BAND_MAX));
 	if (parse_seed(v[OPT_seed], &o->seed))
 		return 2;
 	if (strcmp(v[OPT_canary], "on") && strcmp(v[OPT_canary], "off"))

@@ -71,6 +71,8 @@ struct run_opts {
 	struct quality_limits quality; /* --profile and the thresholds of the quality flags */
 	int rounds;                  /* --rounds: each measures every point once (rounds.h) */
 	unsigned long long seed;     /* --seed: the rounds' shuffle (from the clock by default) */
+	double budget_s;             /* --budget: adaptive rounds until then, 0 = none */
+	double tie_band;             /* --tie-band: a paired ratio within 1 +- this is a tie */
 	bool canary;                 /* --canary on: the drift canary runs (canary.h) */
 	double canary_period_s;      /* --canary-period: seconds of sweep between samples */
 	const char *csv, *json, *machine;

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "median_ci.h"
+
 struct point_history *point_history_new(int width)
 {
 	struct point_history *h = calloc(1, sizeof *h);
@@ -18,8 +20,11 @@ struct point_history *point_history_new(int width)
 
 void point_history_free(struct point_history *h)
 {
-	if (h)
+	if (h) {
 		free(h->v);
+		free(h->sample);
+		free(h->sample_round);
+	}
 	free(h);
 }
 
@@ -52,11 +57,55 @@ double point_history_value(const struct point_history *h, int i, int k)
 	return h->v[(size_t)i * (size_t)h->width + (size_t)k];
 }
 
-static int cmp_double(const void *a, const void *b)
+bool point_history_end_round(struct point_history *h, int k, int first, int round)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double *tmp;
+	int n = 0;
 
-	return (x > y) - (x < y);
+	if (h->nsample == h->sample_cap) {
+		int cap = h->sample_cap ? 2 * h->sample_cap : 8;
+		double *s = realloc(h->sample, (size_t)cap * sizeof *s);
+		int *r = s ? realloc(h->sample_round, (size_t)cap * sizeof *r) : NULL;
+
+		if (s)
+			h->sample = s;
+		if (r)
+			h->sample_round = r;
+		if (!s || !r) {
+			h->failed = true;
+			return false;
+		}
+		h->sample_cap = cap;
+	}
+	tmp = malloc((size_t)(h->nrep > first ? h->nrep - first : 1) * sizeof *tmp);
+	if (!tmp) {
+		h->failed = true;
+		return false;
+	}
+	for (int i = first; i < h->nrep; i++)
+		if (!isnan(point_history_value(h, i, k)))
+			tmp[n++] = point_history_value(h, i, k);
+	if (n) {
+		h->sample[h->nsample] = median_sorted_in_place(tmp, (size_t)n);
+		h->sample_round[h->nsample++] = round;
+	}
+	free(tmp);
+	return n > 0;
+}
+
+int point_history_samples(const struct point_history *h, int k, double *out)
+{
+	int n = 0;
+
+	if (h->nsample > 1) {
+		for (int i = 0; i < h->nsample; i++)
+			out[i] = h->sample[i];
+		return h->nsample;
+	}
+	for (int i = 0; i < h->nrep; i++)
+		if (!isnan(point_history_value(h, i, k)))
+			out[n++] = point_history_value(h, i, k);
+	return n;
 }
 
 bool point_history_stat(const struct point_history *h, int k, double *tmp, struct rep_stat *s)
@@ -69,13 +118,12 @@ bool point_history_stat(const struct point_history *h, int k, double *tmp, struc
 			tmp[n++] = point_history_value(h, i, k);
 	if (!n)
 		return false;
-	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+	s->median = median_sorted_in_place(tmp, (size_t)n);
 	for (int i = 0; i < n; i++)
 		sum += tmp[i];
 	s->mean = sum / n;
 	for (int i = 0; i < n; i++)
 		sq += (tmp[i] - s->mean) * (tmp[i] - s->mean);
-	s->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 	s->min = tmp[0];
 	s->max = tmp[n - 1];
 	s->have_cv = n > 1 && s->mean != 0;

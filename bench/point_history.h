@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gbench_shim.h"
 
@@ -26,6 +27,14 @@ struct point_history {
 	int cap;      /* rows allocated */
 	int rounds;   /* rounds that measured the point */
 	bool failed;  /* a row could not be stored (out of memory): the statistics lack it */
+	/* one sample per round, the unit of the intervals and of the paired comparisons */
+	double *sample;    /* GB/s of each round: the median of that round's repetitions */
+	int *sample_round; /* the run's round each sample was taken in (pairs kernels' samples) */
+	int nsample;       /* samples stored */
+	int sample_cap;    /* samples allocated */
+	/* what the first round learned, so later rounds skip the search (measure.c) */
+	uint64_t passes;     /* plan passes per timed batch, as calibrated; 0 until then */
+	int64_t iterations;  /* Google Benchmark iterations per repetition it settled on */
 };
 
 /* An empty history of rows of width counters; NULL when out of memory. */
@@ -35,6 +44,19 @@ void point_history_free(struct point_history *h);
 
 /* One repetition's n counters as a new row; false (and h->failed) when out of memory. */
 bool point_history_add(struct point_history *h, const struct gbs_counter *c, size_t n);
+
+/*
+ * Close a round: the median of counter k over rows [first, nrep) becomes the sample of round
+ * round.  false (and h->failed) when out of memory or no row of the round has k.
+ */
+bool point_history_end_round(struct point_history *h, int k, int first, int round);
+
+/*
+ * The values an interval rests on: the round samples when two rounds or more measured the point,
+ * else counter k of every repetition (one round's repetitions are all it has).  Copies them into
+ * out (room for h->nrep values) and returns how many.
+ */
+int point_history_samples(const struct point_history *h, int k, double *out);
 
 /* Counter k's value in repetition i, NAN when that repetition did not report it. */
 double point_history_value(const struct point_history *h, int i, int k);

@@ -18,6 +18,7 @@ static uint64_t t_start;
 static double total, done;
 static size_t count;
 static int nrounds;
+static size_t undecided_groups; /* in an adaptive round: why it runs */
 static bool tty; /* stderr is a terminal: rewrite one line */
 
 void progress_start(double total_weight, size_t npoints, int rounds)
@@ -27,6 +28,7 @@ void progress_start(double total_weight, size_t npoints, int rounds)
 	done = 0;
 	count = npoints;
 	nrounds = rounds;
+	undecided_groups = 0;
 	tty = isatty(STDERR_FILENO);
 }
 
@@ -53,12 +55,14 @@ static size_t columns(void)
 void progress_point(int round, size_t i, const char *name, double w)
 {
 	double el = progress_elapsed();
-	char e[32], eta[32] = "?", r[32] = "", line[512];
+	char e[32], eta[32] = "?", r[48] = "", line[512];
 
 	clock_fmt(el, e, sizeof e);
 	if (done > 0)
 		clock_fmt(el / done * (total - done), eta, sizeof eta);
-	if (nrounds > 1)
+	if (round >= nrounds)
+		snprintf(r, sizeof r, "round %d (%zu undecided) ", round + 1, undecided_groups);
+	else if (nrounds > 1)
 		snprintf(r, sizeof r, "round %d/%d ", round + 1, nrounds);
 	snprintf(line, sizeof line, "storebench: %spoint %zu/%zu  elapsed %s  ETA %s  %s", r, i + 1,
 		 count, e, eta, name);
@@ -72,6 +76,13 @@ void progress_point(int round, size_t i, const char *name, double w)
 		fprintf(stderr, "%s\n", line);
 	}
 	done += w;
+}
+
+void progress_adaptive(size_t npoints, double w, size_t undecided)
+{
+	count = npoints;
+	total = done + w;
+	undecided_groups = undecided;
 }
 
 void progress_end(void)

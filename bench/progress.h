@@ -12,6 +12,12 @@
 /* npoints of total_weight in each of rounds rounds. */
 void progress_start(double total_weight, size_t npoints, int rounds);
 
+/*
+ * An adaptive round beyond the planned ones: npoints of total weight w, measured because
+ * undecided comparison groups are; the line then says so instead of "round r/N".
+ */
+void progress_adaptive(size_t npoints, double w, size_t undecided);
+
 /* Announce the i-th point (0-based) of round round (0-based), of weight w, about to run. */
 void progress_point(int round, size_t i, const char *name, double w);
 

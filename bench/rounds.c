@@ -1,5 +1,6 @@
 /*
- * rounds.c — seeded shuffles of the sweep for --rounds, and the repetitions each round runs.
+ * rounds.c — seeded shuffles of groups and of their kernels for --rounds, and the repetitions
+ * each round runs.
  * Plain C.  splitmix64 and a rejection draw: tiny, exactly reproducible on every libc (rand()
  * is not), and without the modulo bias a plain x % n would give.
  */
@@ -7,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -28,27 +30,55 @@ static uint64_t below(uint64_t *state, uint64_t n)
 	return x % n;
 }
 
-size_t *rounds_order(size_t n, int rounds, unsigned long long seed)
+/* Fisher-Yates over a[0..n). */
+static void shuffle(size_t *a, size_t n, uint64_t *state)
 {
-	size_t *order = malloc((n ? n : 1) * (size_t)rounds * sizeof *order);
-	uint64_t state = seed;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)below(state, i), t = a[i - 1];
 
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+size_t rounds_shuffle(const struct groups *g, const bool *active, uint64_t *state, size_t *out)
+{
+	size_t *pick = malloc((g->ngroups ? g->ngroups : 1) * sizeof *pick), ng = 0, n = 0;
+
+	if (!pick)
+		return 0;
+	for (size_t k = 0; k < g->ngroups; k++)
+		if (!active || active[k])
+			pick[ng++] = k;
+	shuffle(pick, ng, state);
+	for (size_t k = 0; k < ng; k++) {
+		size_t first = g->start[pick[k]], len = g->start[pick[k] + 1] - first;
+
+		memcpy(out + n, g->member + first, len * sizeof *out);
+		shuffle(out + n, len, state);
+		n += len;
+	}
+	free(pick);
+	return n;
+}
+
+size_t *rounds_order(const struct groups *g, int rounds, unsigned long long seed, uint64_t *state)
+{
+	size_t n = g->npoints, *order = malloc((n ? n : 1) * (size_t)rounds * sizeof *order);
+
+	*state = seed;
 	if (!order)
 		return NULL;
-	for (int r = 0; r < rounds; r++) {
-		size_t *o = order + (size_t)r * n;
-
+	if (rounds == 1) {
 		for (size_t i = 0; i < n; i++)
-			o[i] = i;
-		if (rounds == 1)
-			break;
-		for (size_t i = n; i > 1; i--) {
-			size_t j = (size_t)below(&state, i), t = o[i - 1];
-
-			o[i - 1] = o[j];
-			o[j] = t;
-		}
+			order[i] = i;
+		return order;
 	}
+	for (int r = 0; r < rounds; r++)
+		if (rounds_shuffle(g, NULL, state, order + (size_t)r * n) != n && n) {
+			free(order);
+			return NULL;
+		}
 	return order;
 }
 

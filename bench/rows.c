@@ -12,6 +12,7 @@
 
 #include "gbench_shim.h"
 #include "run_metadata.h"
+#include "winners.h"
 
 int rows_write_failed(struct outfiles *of, const char *file, int err, size_t done)
 {
@@ -59,6 +60,8 @@ static void put_rows(struct rows_out *w, size_t upto)
 			continue;
 		csv_row_unpack(s->row, w->row);
 		csv_set(w->row, COL_remeasured, "%d", s->remeasured);
+		if (w->cmp)
+			compare_columns(w->cmp, w->next, w->row);
 		if (!s->failed)
 			csv_set(w->row, COL_quality, "%s", quality_format(s->quality, quality,
 									  sizeof quality));
@@ -120,9 +123,12 @@ bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last)
 	outfiles_cut_csv(w->of, w->body);
 	w->next = w->samples = w->pending = w->done = 0;
 	w->flagged = w->adding = (struct flagged){ 0 };
+	put_rows(w, w->nslots);
+	if (last && w->cmp) /* the answer, after the rows it rests on */
+		winners_keys(w->of->csv_stream, "# ", w->cmp);
 	if (c)
 		return rows_canary(w, c, w->nslots, last);
-	return rows_write(w, w->nslots);
+	return keep_rows(w);
 }
 
 bool rows_start(struct rows_out *w, const char *meta, const struct canary *c)

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "canary.h"
+#include "compare.h"
 #include "csv.h"
 #include "measure.h"
 #include "outfiles.h"
@@ -36,6 +37,7 @@ struct flagged {
 struct rows_out {
 	struct outfiles *of;       /* the two files */
 	struct point_slot *slots;  /* where the rows come from */
+	const struct compare *cmp; /* their ranks and paired verdicts, NULL at one round */
 	struct csv_row *row;       /* one row's fields, unpacked */
 	size_t nslots;             /* the sweep's points, one slot each */
 	off_t body;                /* the CSV's length once its header was kept: where rows start */

@@ -12,6 +12,7 @@
 #include "gbflags.h"
 #include "metadata.h"
 #include "quality.h"
+#include "median_ci.h"
 #include "rounds.h"
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
@@ -96,6 +97,13 @@ char *run_metadata(int argc, char **argv, const struct machine *mach,
 		metadata_kv(m, "", "min_time_s", "google benchmark flag");
 	metadata_kv(m, "", "rounds", "%d", o->rounds);
 	metadata_kv(m, "", "seed", "%llu", o->seed);
+	metadata_kv(m, "", "budget_s", "%g", o->budget_s);
+	metadata_kv(m, "", "ci_method", "%s", MEDIAN_CI_METHOD);
+	metadata_kv(m, "", "ci_level", "%g", MEDIAN_CI_LEVEL);
+	metadata_kv(m, "", "tie_band", "%g", o->tie_band);
+	metadata_kv(m, "", "pairing", "%s", o->rounds > 1 ?
+		    "rounds: groups shuffled, each group's kernels back to back in a shuffled order" :
+		    "none (one round)");
 	if (!o->canary) /* with the canary, its keys follow once it started (canary_settings) */
 		metadata_kv(m, "", "canary", "off");
 	if (o->repetitions > 0 && !gbflag_given(argc, argv, "benchmark_repetitions"))

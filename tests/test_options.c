@@ -158,7 +158,7 @@ static void presets_tsv(void)
 		fields += option_at(i)->preset_field;
 	line = strtok_r(text, "\n", &save);
 	CHECK(line && !strncmp(line, "name\tkernels\tcall\tws\tthreads\trepetitions\tmin-time\t"
-				    "rounds\trw\trw-mode\trw-layout\tchunk", 83), "header: %s",
+				    "rounds\tbudget\trw\trw-mode\trw-layout\tchunk", 90), "header: %s",
 	      line ? line : "none");
 	for (; line; line = strtok_r(NULL, "\n", &save), lines++) {
 		size_t cols = 1;

@@ -1,0 +1,60 @@
+/*
+ * median_ci.c — the order-statistic interval of a median.
+ * Plain C.  The binomial tail is summed in logarithms, so a thousand rounds do not underflow.
+ */
+#include "median_ci.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* P(Binomial(n, 1/2) <= j). */
+static double binom_half_cdf(size_t n, size_t j)
+{
+	double sum = 0, log_half_n = (double)n * log(0.5);
+
+	for (size_t i = 0; i <= j && i <= n; i++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) -
+			   lgamma((double)(n - i) + 1) + log_half_n);
+	return sum;
+}
+
+bool median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi)
+{
+	size_t k = 0;
+
+	/* the largest k (1-based rank from each end) whose pair still covers level */
+	while (k + 1 <= (n + 1) / 2 && 1 - 2 * binom_half_cdf(n, k) >= level)
+		k++;
+	if (!k)
+		return false;
+	*lo = k - 1;
+	*hi = n - k;
+	return true;
+}
+
+double median_sorted_in_place(double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(x, n, sizeof *x, cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+bool median_ci(double *x, size_t n, double level, double *median, double *lo, double *hi)
+{
+	size_t a, b;
+
+	*median = median_sorted_in_place(x, n);
+	if (!median_ci_ranks(n, level, &a, &b))
+		return false;
+	*lo = x[a];
+	*hi = x[b];
+	return true;
+}
