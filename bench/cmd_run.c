@@ -132,6 +132,7 @@ struct run_mem {
 	size_t *order;            /* the measuring order: indices into pts, round after round */
 	size_t norder;            /* entries of order: rounds x npts, plus the adaptive rounds' */
 	uint64_t rng;             /* where the adaptive rounds go on drawing their order */
+	bool *in_dram;            /* per point: in the DRAM regime, the one the canary judges */
 	struct point_slot *slots; /* npts of them */
 	struct csv_row *row;      /* one row's fields (too large for the stack many times over) */
 	char *meta;               /* the run's metadata, until the preamble is written */
@@ -234,7 +235,11 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 	mem->norder = mem->npts * (size_t)o->rounds;
 	mem->slots = calloc(mem->npts, sizeof *mem->slots);
 	mem->row = malloc(sizeof *mem->row);
-	if (!mem->order || !mem->slots || !mem->row) {
+	mem->in_dram = calloc(mem->npts, sizeof *mem->in_dram);
+	for (size_t i = 0; mem->in_dram && i < mem->npts; i++)
+		mem->in_dram[i] = point_regime(&mem->pts[i], axes_at(o, mem->pts[i].threads)) ==
+				  R_DRAM;
+	if (!mem->order || !mem->slots || !mem->row || !mem->in_dram) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		return 1;
 	}
@@ -396,7 +401,7 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 		for (; k < end && !signals_pending(); k++) {
 			if (o->canary && canary_due(&mem->canary)) {
 				if (!slots_canary_step(&mem->canary, mem->slots, mem->order,
-						       &canary_from, k)) {
+						       mem->in_dram, &canary_from, k)) {
 					status = 1;
 					rc = -1;
 					break;
@@ -422,7 +427,8 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 	}
 	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
 	 * each with the rounds it got (all of them unless stopped) */
-	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->order, &canary_from, k))
+	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->order, mem->in_dram,
+					    &canary_from, k))
 		status = 1;
 	if (!compare_slots(mem, o->rounds > 1))
 		status = 1;
@@ -592,6 +598,7 @@ int cmd_run(int argc, char **argv)
 	free(mem.meta);
 	free(mem.row);
 	free(mem.order);
+	free(mem.in_dram);
 	free(mem.pts);
 	opts_free(&o);
 	machine_free(&mach);

@@ -22,27 +22,6 @@
 /* A batch lasts at least this long (measure.c's MIN_BATCH_NS). */
 #define BATCH_MIN_S 0.0001
 
-enum regime { R_L1D, R_L2, R_L3, R_DRAM };
-
-static const char *const regime_name[] = { "L1d", "L2", "L3", "DRAM" };
-
-/* The cache a thread's working set fits in, by this thread count's shares. */
-static enum regime regime_of(const struct point *p, const struct scaled_axes *a)
-{
-	uint64_t ws = point_ws_bytes(p);
-
-	/* random offsets: beyond L1d at least */
-	if (p->kind == POINT_STORE && (p->store.mode == WS_COLD || p->store.mode == WS_RANDOM))
-		return ws <= a->words[SW_L2].value ? R_L2 : ws <= a->words[SW_L3].value ? R_L3 : R_DRAM;
-	if (ws <= a->words[SW_L1D].value)
-		return R_L1D;
-	if (ws <= a->words[SW_L2].value)
-		return R_L2;
-	if (a->words[SW_L3].value && ws <= a->words[SW_L3].value)
-		return R_L3;
-	return R_DRAM;
-}
-
 /* Bytes per second one of the point's threads moves in its regime. */
 static double thread_rate(enum regime r, const struct scaled_axes *a)
 {
@@ -62,7 +41,7 @@ static double thread_rate(enum regime r, const struct scaled_axes *a)
 static double point_seconds(const struct point *p, const struct scaled_axes *a, int reps,
 			    double min_time, bool grows)
 {
-	double pass = (double)point_region_bytes(p) / thread_rate(regime_of(p, a), a);
+	double pass = (double)point_region_bytes(p) / thread_rate(point_regime(p, a), a);
 	double batch = pass > BATCH_MIN_S ? pass : BATCH_MIN_S;
 	double rep = batch > min_time ? batch : min_time;
 	double s = DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
@@ -197,7 +176,7 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 	for (size_t i = 0; i < n; i++) {
 		const struct point *p = &pts[i];
 		const struct scaled_axes *a = axes_at(o, p->threads);
-		enum regime r = regime_of(p, a);
+		enum regime r = point_regime(p, a);
 		/* every round pays the fixed cost, the repetitions and the setup passes again */
 		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens)) +
 			   (o->rounds - 1) * point_seconds(p, a, reps, min_time, false);

@@ -153,7 +153,7 @@ void slots_free(struct point_slot *slots, size_t n)
 }
 
 bool slots_canary_step(struct canary *c, struct point_slot *slots, const size_t *order,
-			size_t *from, size_t to)
+		       const bool *judged, size_t *from, size_t to)
 {
 	bool out;
 
@@ -163,7 +163,7 @@ bool slots_canary_step(struct canary *c, struct point_slot *slots, const size_t 
 	}
 	out = canary_out(c, c->n - 2) || canary_out(c, c->n - 1);
 	for (; *from < to; ++*from)
-		if (out)
+		if (out && judged[order[*from]])
 			slots[order[*from]].quality |= QUALITY_DRIFT;
 	return true;
 }

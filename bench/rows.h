@@ -89,11 +89,12 @@ bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last);
 void slots_free(struct point_slot *slots, size_t n);
 
 /*
- * One more canary sample, then its verdict on the measurements [*from, to) since the one before:
- * if either sample is outside the starting band, the machine moved while they ran.  false when
- * out of memory for the series.
+ * One more canary sample, then its verdict on the measurements [*from, to) since the one before
+ * whose point is in the canary's regime (judged[i]: the DRAM canary judges DRAM points; an L1
+ * store loop does not slow down because memory bandwidth moved): if either sample is outside
+ * the starting band, the machine moved while they ran.  false when out of memory for the series.
  */
 bool slots_canary_step(struct canary *c, struct point_slot *slots, const size_t *order,
-			size_t *from, size_t to);
+		       const bool *judged, size_t *from, size_t to);
 
 #endif

@@ -9,6 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const regime_name[] = { "L1d", "L2", "L3", "DRAM" };
+
+enum regime point_regime(const struct point *p, const struct scaled_axes *a)
+{
+	uint64_t ws = point_ws_bytes(p);
+
+	if (p->kind == POINT_STORE && (p->store.mode == WS_COLD || p->store.mode == WS_RANDOM))
+		return ws <= a->words[SW_L2].value ? R_L2 : ws <= a->words[SW_L3].value ? R_L3 : R_DRAM;
+	if (ws <= a->words[SW_L1D].value)
+		return R_L1D;
+	if (ws <= a->words[SW_L2].value)
+		return R_L2;
+	if (a->words[SW_L3].value && ws <= a->words[SW_L3].value)
+		return R_L3;
+	return R_DRAM;
+}
+
 const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads)
 {
 	for (size_t i = 0; i < o->threads.n; i++)

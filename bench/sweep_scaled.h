@@ -16,6 +16,14 @@
 struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split);
 
+/* Where a point's working set lives, by its thread count's per-thread shares. */
+enum regime { R_L1D, R_L2, R_L3, R_DRAM };
+
+extern const char *const regime_name[];
+
+/* The cache a thread's working set fits in (random offsets: beyond L1d at least), by a's shares. */
+enum regime point_regime(const struct point *p, const struct scaled_axes *a);
+
 /* The axes of the thread count threads (one of o->threads). */
 const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads);
 

@@ -2,7 +2,7 @@
 # quality_test.py — the quality column on real runs whose conditions are caused for real: stalls
 # (--inject-stall, SIGSTOP/SIGCONT of the process), CPUs shared with a pinned busy process.
 # Python 3 standard library; real clocks only, nothing mocked.  Asserts flags, never speeds.
-"""usage: quality_test.py STOREBENCH errors|stall|sigstop|shared|cv|skew
+"""usage: quality_test.py STOREBENCH errors|stall|sigstop|shared|cv|skew|drift
 
 errors   a bad --profile or limit: exit 2, one stderr line naming option, value and what is
          accepted, no file written.
@@ -23,6 +23,8 @@ skew     --inject-skew: the last thread starts every batch 2 ms after the barrie
          woken late does (busy neighbours were not enough: with the start barrier a preemption
          between release and the first store is rare, so the median skew stays ~0.05%); the
          rows are skew; with --skew-max 1 they are not; the metadata says diagnostic.
+drift    --drift-band 0 drives the DRAM canary out of its band for the whole sweep: the DRAM
+         point is flagged drift, the L1 point is not (the canary judges its own regime only).
 Every row of every run is also checked against its own columns and the quality_* metadata
 (shared_cpu iff cpu_share_min < limit, cv, short_batch, skew likewise; reasons in order).
 """
@@ -286,10 +288,30 @@ def test_skew(d):
         check("skew" not in reasons(r), "skew: flagged with --skew-max 1")
 
 
+def test_drift(d):
+    """--drift-band 0: every canary sample but the first is out of its band, so the canary says
+    the machine moved during the whole sweep; only the DRAM point (the canary's regime) is
+    flagged drift, the L1 point never."""
+    meta, rows, _, _ = run(d, "drift", ["--call", "16KiB,DRAM", "--threads", "1",
+                                        "--drift-band", "0"])
+    check(int(meta.get("canary_out_samples", "0")) >= 1,
+          f"drift: a band of 0 puts the closing sample out ({meta.get('canary_series')})")
+    small = [r for r in rows if r["call_bytes"] == "16384"]
+    big = [r for r in rows if r["call_bytes"] != "16384"]
+    check(len(small) == 1 and len(big) == 1, f"drift: two points ({len(rows)} rows)")
+    for r in small:
+        check("drift" not in reasons(r), f"drift: the L1 point is not judged by the DRAM canary "
+              f"({r['quality']})")
+    for r in big:
+        check("drift" in reasons(r), f"drift: the DRAM point ({r['call_bytes']} B) is flagged "
+              f"({r['quality']})")
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
-        {"errors": test_errors, "stall": test_stall, "sigstop": test_sigstop, "outlier": test_outlier, "shared": test_shared, "cv": test_cv,
-         "skew": test_skew}[MODE](d)
+        {"errors": test_errors, "stall": test_stall, "sigstop": test_sigstop,
+         "outlier": test_outlier, "shared": test_shared, "cv": test_cv, "skew": test_skew,
+         "drift": test_drift}[MODE](d)
     return check.finish(f"quality {MODE}")
 
 
