@@ -139,8 +139,11 @@ struct run_mem {
 	struct canary canary;     /* the drift canary, when --canary on */
 };
 
-/* The canary's keys, settings and summary, into the JSON context, which waits for them. */
-static void canary_context(const struct canary *c)
+/*
+ * Keys known only when the sweep ends (the canary's series, the winners), written by keys(out,
+ * ctx) as key=value lines, into the JSON context, which waits for them.
+ */
+static void late_context(void (*keys)(FILE *out, const void *ctx), const void *ctx)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -148,28 +151,24 @@ static void canary_context(const struct canary *c)
 
 	if (!m)
 		return;
-	canary_settings(m, "", c);
-	canary_summary(m, "", c);
+	keys(m, ctx);
 	fclose(m);
 	if (text)
 		write_preamble(NULL, text, true);
 	free(text);
 }
 
-/* The winners and crossovers, into the JSON context, which waits for them. */
-static void winners_context(const struct compare *c)
+/* The canary's settings and summary, for late_context. */
+static void canary_keys(FILE *out, const void *ctx)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	canary_settings(out, "", ctx);
+	canary_summary(out, "", ctx);
+}
 
-	if (!m)
-		return;
-	winners_keys(m, "", c);
-	fclose(m);
-	if (text)
-		write_preamble(NULL, text, true);
-	free(text);
+/* The winners and crossovers, for late_context. */
+static void winner_keys(FILE *out, const void *ctx)
+{
+	winners_keys(out, "", ctx);
 }
 
 /* What enumerating the sweep dropped or changed, said once the files exist. */
@@ -439,8 +438,8 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 	else if (!w->failed)
 		rows_write(w, mem->npts);
 	if (o->canary)
-		canary_context(&mem->canary);
-	winners_context(&mem->cmp);
+		late_context(canary_keys, &mem->canary);
+	late_context(winner_keys, &mem->cmp);
 	return status;
 }
 
