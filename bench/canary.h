@@ -2,7 +2,8 @@
  * canary.h — the drift canary: one fixed DRAM-bound point, measured at the start, every
  * --canary-period of sweep and at the end, whose series says when the machine itself moved.
  * Plain C.  A shared host's memory bandwidth flips between states from minute to minute; points
- * measured while the canary was outside its starting band are flagged drift (quality.h).
+ * measured while the canary was outside its band, around the median of its samples, are flagged
+ * drift (quality.h).
  */
 #ifndef STOREBENCH_CANARY_H
 #define STOREBENCH_CANARY_H
@@ -20,6 +21,7 @@
 struct canary_sample {
 	double t_s;  /* seconds since the canary started (the run's first point) */
 	double gbps; /* median of CANARY_PASSES calls, 1e9 bytes/s */
+	size_t at;   /* measurements of the sweep done before it: it closes their window */
 };
 
 struct canary {
@@ -28,9 +30,14 @@ struct canary {
 	size_t bytes;              /* bytes per call = the working set, one thread */
 	int cpu;                   /* where it runs: the placement's first CPU (the pool's thread 0) */
 	unsigned fill;             /* byte stored: the run's --fill */
-	double band;               /* a sample outside start x (1 +- band) is out of band */
+	double band;               /* a sample outside ref x (1 +- band) is out of band */
+	double ref;                /* the median of the samples so far: a low or high first one
+				    * does not move the band (it once flagged a whole run) */
 	uint64_t period_ns;        /* between two samples */
 	uint64_t t0_ns, last_ns;   /* when it started and when it last sampled (mono_ns) */
+	double drift_pct;          /* --inject-drift: samples taken after measurement drift_from
+				    * and before drift_to busy-wait this % of their time, timed */
+	size_t drift_from, drift_to; /* the middle third of the planned measurements */
 	struct canary_sample *s;   /* the series, s[0] the starting sample */
 	size_t n, cap;             /* samples taken, room for */
 };
@@ -41,17 +48,21 @@ size_t canary_bytes(const struct run_opts *o);
 
 /*
  * Allocate and first-touch the buffer on the calling thread (pinned to the placement's first
- * CPU: call after pool_start) and take the starting sample.  false + err when memory is short.
+ * CPU: call after pool_start) and take the starting sample; measurements: how many the sweep
+ * plans (--rounds x points), whose middle third --inject-drift bends.  false + err when memory
+ * is short.
  */
-bool canary_start(struct canary *c, const struct run_opts *o, char *err, size_t len);
+bool canary_start(struct canary *c, const struct run_opts *o, size_t measurements, char *err,
+		  size_t len);
 
 /* Whether a period has passed since the last sample. */
 bool canary_due(const struct canary *c);
 
-/* Take one more sample; false when out of memory for the series. */
-bool canary_sample(struct canary *c);
+/* Take one more sample, after the sweep's first `at` measurements, and move ref to the median
+ * of the series; false when out of memory for it. */
+bool canary_sample(struct canary *c, size_t at);
 
-/* Whether sample i lies outside the starting band. */
+/* Whether sample i lies outside the band around ref. */
 bool canary_out(const struct canary *c, size_t i);
 
 /*
@@ -66,7 +77,8 @@ void canary_settings(FILE *out, const char *prefix, const struct canary *c);
 void canary_sample_line(FILE *out, const char *prefix, const struct canary *c, size_t i);
 
 /* The summary, known when the sweep ends: canary_series (every sample as t_s:gbps, comma-joined,
- * in time order) and canary_out_samples (how many are outside the band). */
+ * in time order), canary_ref_gbps (their median, the band's centre) and canary_out_samples (how
+ * many are outside the band). */
 void canary_summary(FILE *out, const char *prefix, const struct canary *c);
 
 void canary_free(struct canary *c);

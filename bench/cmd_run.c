@@ -389,7 +389,7 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
 		       const struct run_opts *o)
 {
-	size_t canary_from = 0, k = 0, end = 0, first;
+	size_t k = 0, end = 0, first;
 	int status = 0, rc = 0;
 
 	for (int r = 0; rc >= 0 && !w->failed && !signals_pending(); r++) {
@@ -399,8 +399,9 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 			break;
 		for (; k < end && !signals_pending(); k++) {
 			if (o->canary && canary_due(&mem->canary)) {
-				if (!slots_canary_step(&mem->canary, mem->slots, mem->order,
-						       mem->in_dram, &canary_from, k)) {
+				if (!slots_canary_step(&mem->canary, mem->slots, mem->npts,
+						       mem->order, mem->in_dram, k,
+						       o->rounds > 1)) {
 					status = 1;
 					rc = -1;
 					break;
@@ -426,8 +427,8 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 	}
 	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
 	 * each with the rounds it got (all of them unless stopped) */
-	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->order, mem->in_dram,
-					    &canary_from, k))
+	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->npts, mem->order,
+					    mem->in_dram, k, o->rounds > 1))
 		status = 1;
 	if (!compare_slots(mem, o->rounds > 1))
 		status = 1;
@@ -526,7 +527,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench run: out of memory for the threads' plans\n");
 		return abandon(&of, &pool, &env);
 	}
-	if (o->canary && !canary_start(&mem->canary, o, err, sizeof err)) {
+	if (o->canary && !canary_start(&mem->canary, o, mem->norder, err, sizeof err)) {
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}

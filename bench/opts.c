@@ -400,6 +400,9 @@ static int parse_scalars(const char *const *v, struct run_opts *o)
 	if (!parse_number(v[OPT_inject_slowdown], 0, SLOWDOWN_MAX_PCT, false, &o->slowdown_pct))
 		return fail("--inject-slowdown '%s': want a percentage, 0..%d",
 			    v[OPT_inject_slowdown], SLOWDOWN_MAX_PCT);
+	if (!parse_number(v[OPT_inject_drift], 0, SLOWDOWN_MAX_PCT, false, &o->drift_pct))
+		return fail("--inject-drift '%s': want a percentage, 0..%d", v[OPT_inject_drift],
+			    SLOWDOWN_MAX_PCT);
 	if (!parse_number(v[OPT_inject_skew], 0, SKEW_MAX_US, false, &o->skew_us))
 		return fail("--inject-skew '%s': want microseconds, 0..%d", v[OPT_inject_skew],
 			    SKEW_MAX_US);

@@ -68,6 +68,7 @@ struct run_opts {
 	double slowdown_pct;         /* --inject-slowdown */
 	double stall_ms;             /* --inject-stall: the first point's calibrations stall */
 	double skew_us;              /* --inject-skew: the last thread of a batch starts this late */
+	double drift_pct;            /* --inject-drift: the canary's middle third is this % slower */
 	struct quality_limits quality; /* --profile and the thresholds of the quality flags */
 	int rounds;                  /* --rounds: each measures every point once (rounds.h) */
 	unsigned long long seed;     /* --seed: the rounds' shuffle (from the clock by default) */

@@ -152,18 +152,37 @@ void slots_free(struct point_slot *slots, size_t n)
 	free(slots);
 }
 
-bool slots_canary_step(struct canary *c, struct point_slot *slots, const size_t *order,
-		       const bool *judged, size_t *from, size_t to)
+bool slots_canary_step(struct canary *c, struct point_slot *slots, size_t npts,
+		       const size_t *order, const bool *judged, size_t to, bool again)
 {
-	bool out;
+	size_t *seen = NULL, *bad = NULL;
+	bool ok = canary_sample(c, to);
 
-	if (!canary_sample(c)) {
+	if (ok) {
+		seen = calloc(npts ? npts : 1, sizeof *seen);
+		bad = calloc(npts ? npts : 1, sizeof *bad);
+		ok = seen && bad;
+	}
+	if (!ok) {
+		free(seen);
+		free(bad);
 		fprintf(stderr, "storebench run: out of memory for the canary's series\n");
 		return false;
 	}
-	out = canary_out(c, c->n - 2) || canary_out(c, c->n - 1);
-	for (; *from < to; ++*from)
-		if (out && judged[order[*from]])
-			slots[order[*from]].quality |= QUALITY_DRIFT;
+	/* window j holds the measurements between samples j - 1 and j */
+	for (size_t j = again ? 1 : c->n - 1; j < c->n; j++) {
+		bool out = canary_out(c, j - 1) || canary_out(c, j);
+
+		for (size_t k = c->s[j - 1].at; k < c->s[j].at; k++) {
+			seen[order[k]] += judged[order[k]];
+			bad[order[k]] += judged[order[k]] && out;
+		}
+	}
+	for (size_t i = 0; i < npts; i++)
+		if (seen[i])
+			slots[i].quality = (slots[i].quality & ~(unsigned)QUALITY_DRIFT) |
+					   (2 * bad[i] > seen[i] ? QUALITY_DRIFT : 0);
+	free(seen);
+	free(bad);
 	return true;
 }

@@ -37,8 +37,9 @@ static const char *diagnostics(const struct run_opts *o)
 {
 	static char text[64];
 
-	snprintf(text, sizeof text, "%s%s%s", o->slowdown_pct > 0 ? ",inject-slowdown" : "",
-		 o->stall_ms > 0 ? ",inject-stall" : "", o->skew_us > 0 ? ",inject-skew" : "");
+	snprintf(text, sizeof text, "%s%s%s%s", o->slowdown_pct > 0 ? ",inject-slowdown" : "",
+		 o->stall_ms > 0 ? ",inject-stall" : "", o->skew_us > 0 ? ",inject-skew" : "",
+		 o->drift_pct > 0 ? ",inject-drift" : "");
 	return text[0] ? text + 1 : text;
 }
 
@@ -114,8 +115,9 @@ char *run_metadata(int argc, char **argv, const struct machine *mach,
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
 	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
 	metadata_kv(m, "", "inject_skew_us", "%g", o->skew_us);
+	metadata_kv(m, "", "inject_drift_pct", "%g", o->drift_pct);
 	/* A run bent on purpose must never become the yardstick of a later one (scripts/nightly). */
-	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0)
+	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0 || o->drift_pct > 0)
 		metadata_kv(m, "", "diagnostic", "%s", diagnostics(o));
 	quality_metadata(m, "", &o->quality);
 	fclose(m);

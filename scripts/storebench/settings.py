@@ -32,7 +32,8 @@ PROFILES = {"metal": {"quality_cpu_share_min": "0.9", "quality_cv_max": "0.05",
 # files, the seed, and what the run measured on the side (the TSC's rate, the memory free per
 # node at its start, the canary's readings).
 PER_RUN = ("utc_time", "utc", "utc_start", "json_file", "csv_file", "command_line", "seed",
-           "canary_series", "canary_sample", "canary_start_gbps", "canary_out_samples", "tsc_hz",
+           "canary_series", "canary_sample", "canary_start_gbps", "canary_ref_gbps",
+           "canary_out_samples", "tsc_hz",
            "numa_node_memory_bytes")
 
 
