@@ -38,13 +38,16 @@ static double thread_rate(enum regime r, const struct scaled_axes *a)
 	return rate * 1e9;
 }
 
+/* A point's first round (later: a later round, which reuses the first one's batch calibration
+ * and Google Benchmark's iteration count, so it pays neither again). */
 static double point_seconds(const struct point *p, const struct scaled_axes *a, int reps,
-			    double min_time, bool grows)
+			    double min_time, bool grows, bool later)
 {
 	double pass = (double)point_region_bytes(p) / thread_rate(point_regime(p, a), a);
 	double batch = pass > BATCH_MIN_S ? pass : BATCH_MIN_S;
 	double rep = batch > min_time ? batch : min_time;
-	double s = DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
+	double s = later ? DRYRUN_ROUND_FIXED_MS / 1e3 + reps * rep + DRYRUN_ROUND_PASSES * pass :
+			   DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
 
 	if (grows) {
 		double rate = p->threads * DRYRUN_FAULT_MBPS * 1e6;
@@ -177,9 +180,8 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 		const struct point *p = &pts[i];
 		const struct scaled_axes *a = axes_at(o, p->threads);
 		enum regime r = point_regime(p, a);
-		/* every round pays the fixed cost, the repetitions and the setup passes again */
-		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens)) +
-			   (o->rounds - 1) * point_seconds(p, a, reps, min_time, false);
+		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens), false) +
+			   (o->rounds - 1) * point_seconds(p, a, reps, min_time, false, true);
 		unsigned long long region = point_region_bytes(p);
 
 		if (!i || p->threads != pts[i - 1].threads) {
@@ -228,6 +230,11 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 			     "touch + %d passes per sample\n", samples, s, CANARY_KERNEL, h1,
 			CANARY_PASSES);
 		total += s;
+	}
+	if (o->rounds > 1 && o->budget_s > total) {
+		fprintf(out, "rounds_s=%.0f adaptive_until_s=%g  # then rounds of the undecided "
+			     "groups while --budget lasts\n", total, o->budget_s);
+		total = o->budget_s;
 	}
 	human_seconds(total, h1, sizeof h1);
 	fprintf(out, "estimated_s=%.0f  # %s, by the model above\n", total, h1);

@@ -195,6 +195,12 @@ int options_resolve(const char *const given[OPT_COUNT], const char *value[OPT_CO
 		if (!value[i])
 			value[i] = table[i].dflt;
 	}
+	/* a preset's rounds and budget are its plan for its own repetitions: a command line that
+	 * sets the repetitions or the rounds gets the rounds and budget it says (default 1 and 0) */
+	if (given[OPT_repetitions] || given[OPT_rounds]) {
+		value[OPT_rounds] = given[OPT_rounds] ? given[OPT_rounds] : table[OPT_rounds].dflt;
+		value[OPT_budget] = given[OPT_budget] ? given[OPT_budget] : table[OPT_budget].dflt;
+	}
 	value[OPT_preset] = name;
 	return 0;
 }

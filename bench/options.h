@@ -88,9 +88,11 @@ enum option_id option_find(const char *name, size_t len);
 int options_collect(int argc, char **argv, const char *given[OPT_COUNT]);
 
 /*
- * The cascade: value[id] = given[id], else the preset's value, else the option's default.  The
- * preset is given[OPT_preset] or the default one.  Returns 0, or 2 after one stderr line when the
- * preset does not exist.
+ * The cascade: value[id] = given[id], else the preset's value, else the option's default, but
+ * for the preset's rounds and budget, which go with its repetitions: given --repetitions or
+ * --rounds, the rounds and budget are the given ones or the defaults.  The preset is
+ * given[OPT_preset] or the default one.  Returns 0, or 2 after one stderr line when the preset
+ * does not exist.
  */
 int options_resolve(const char *const given[OPT_COUNT], const char *value[OPT_COUNT],
 		    const struct preset **preset);

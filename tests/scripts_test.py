@@ -330,8 +330,8 @@ def part_settings(tmp):
             sys.exit("FAIL: storebench run %s: exit %d: %s" % (extra, r.returncode, r.stderr[-300:]))
         runs[name] = path
     want = "settings, all storebench's defaults: fill 0xa5, prefill 0x5a, pages 4k, " \
-        "placement compact, membind local, GLIBC_TUNABLES unset, rounds 1, repetitions 3, " \
-        "min-time 0.01 s, profile "
+        "placement compact, membind local, GLIBC_TUNABLES unset, rounds 6, repetitions 6, " \
+        "min-time 0.001 s, profile "
     line = tool("table", runs["dflt"]).stdout.splitlines()[1:2]
     check(line and line[0].startswith(want) and line[0].split()[-1] in ("vm", "metal"),
           "table, default run: want its settings line\n  %s...\n  got %s" % (want, line))
@@ -339,7 +339,7 @@ def part_settings(tmp):
         out = tool("table", "--format", fmt, runs["fill0"]).stdout
         line = [ln for ln in out.splitlines()[:4] if ln.startswith("settings")]
         changed, _, rest = line[0].partition("; default ") if line else ("", "", "")
-        check(changed == "settings: %s fill 0x00 (default 0xa5), repetitions 2 (default 3)"
+        check(changed == "settings: %s fill 0x00 (default 0xa5), repetitions 2 (default 6)"
               % bold and rest.startswith("prefill 0xff, pages 4k"),
               "table --format %s, --fill 0 --repetitions 2: want fill and repetitions marked "
               "not default, the prefill that follows fill as default: %s" % (fmt, line))
@@ -364,7 +364,9 @@ def part_settings(tmp):
     table = [ln.split("\t") for ln in run([STOREBENCH, "list", "--presets", "--tsv"]).stdout
              .splitlines()]
     have = {r[0]: {"repetitions": r[table[0].index("repetitions")],
-                   "min_time_s": r[table[0].index("min-time")]} for r in table[1:]}
+                   "min_time_s": r[table[0].index("min-time")],
+                   "rounds": r[table[0].index("rounds")],
+                   "budget_s": r[table[0].index("budget")]} for r in table[1:]}
     check(have == settings.PRESETS, "settings.PRESETS %s, storebench list --presets: %s"
           % (settings.PRESETS, have))
     # and so are the limits of this machine's profile (a default run writes them as quality_*)

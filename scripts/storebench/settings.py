@@ -18,10 +18,10 @@ __all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note", "unusual"]
 
 # The presets' values of the settings above that a preset sets (bench/options.def; a test holds
 # this table to `storebench list --presets`).
-PRESETS = {"quick": {"repetitions": "3", "min_time_s": "0.01"},
-           "nightly": {"repetitions": "9", "min_time_s": "0.02"},
-           "full": {"repetitions": "5", "min_time_s": "0.05"},
-           "memtouch": {"repetitions": "3", "min_time_s": "0.3"}}
+PRESETS = {"quick": {"repetitions": "6", "min_time_s": "0.001", "rounds": "6", "budget_s": "75"},
+           "nightly": {"repetitions": "9", "min_time_s": "0.02", "rounds": "1", "budget_s": "0"},
+           "full": {"repetitions": "5", "min_time_s": "0.05", "rounds": "1", "budget_s": "0"},
+           "memtouch": {"repetitions": "3", "min_time_s": "0.3", "rounds": "1", "budget_s": "0"}}
 # The quality limits of each --profile (bench/quality.h), those that differ between profiles.
 PROFILES = {"metal": {"quality_cpu_share_min": "0.9", "quality_cv_max": "0.05",
                       "quality_drift_band": "0.05"},
@@ -115,7 +115,10 @@ SETTINGS = (
     Setting("placement", "placement", "compact"),
     Setting("membind", "membind", "local"),
     Setting("glibc_tunables", "GLIBC_TUNABLES", "", show=lambda v: v or "unset", options=()),
-    Setting("rounds", "rounds", "1"),
+    # a preset's rounds and budget go with its repetitions (bench/options.h: options_resolve)
+    Setting("rounds", "rounds", _preset("rounds"), follows="repetitions"),
+    Setting("budget_s", "budget", _preset("budget_s"), show=lambda v: v + " s", always=False,
+            follows="repetitions"),
     Setting("repetitions", "repetitions", _preset("repetitions"),
             options=("--repetitions", "--benchmark_repetitions")),
     Setting("min_time_s", "min-time", _preset("min_time_s"), show=lambda v: v + " s",
@@ -131,6 +134,7 @@ SETTINGS = (
     Setting("inject_stall_ms", "inject-stall", "0", always=False),
     Setting("inject_skew_us", "inject-skew", "0", always=False),
     Setting("inject_slowdown_pct", "inject-slowdown", "0", always=False),
+    Setting("inject_drift_pct", "inject-drift", "0", always=False),
     Setting("build_type", "build", "Release", always=False, options=()),
 )
 ABSENT = "—"
