@@ -631,6 +631,16 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	return judge(&env->o->quality, rs);
 }
 
+/* Whether --inject-slowdown bends k's points: every kernel's, or those --inject-slowdown-kernels
+ * names. */
+static bool slowed(const struct run_opts *o, const struct kernel *k)
+{
+	for (size_t i = 0; o->slowed_spec && i < o->slowed.n; i++)
+		if (o->slowed.k[i] == k)
+			return true;
+	return !o->slowed_spec;
+}
+
 int measure_point(const struct measure_env *env, const struct point *p,
 		  struct point_history **hist, struct csv_row *row, struct point_result *res)
 {
@@ -639,7 +649,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		.active = p->threads, .alloc_len = point_region_bytes(p), .pages = env->o->pages,
 		.bind = env->o->bind, .store = p->k->fn, .load = env->o->load->fn,
 		.fill = (int)env->o->fill, .prefill = (int)env->o->prefill,
-		.slowdown = env->o->slowdown_pct / 100.0,
+		.slowdown = slowed(env->o, p->k) ? env->o->slowdown_pct / 100.0 : 0,
 		.late_ns = (uint64_t)(env->o->skew_us * 1e3), .work = env->work,
 	};
 	struct run_state rs;

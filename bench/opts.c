@@ -576,7 +576,11 @@ int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *
 		return rc;
 	o->dry_run = v[OPT_dry_run] != NULL;
 	o->verbose = v[OPT_verbose] != NULL;
-	if (!kernel_select(o->kernels_spec, cpu, o->fill, &o->sel))
+	if (!kernel_select("--kernels", o->kernels_spec, cpu, o->fill, &o->sel))
+		return 2;
+	o->slowed_spec = v[OPT_inject_slowdown_kernels];
+	if (o->slowed_spec && !kernel_select("--inject-slowdown-kernels", o->slowed_spec, cpu,
+					     o->fill, &o->slowed))
 		return 2;
 	if (parse_rw(o, cpu))
 		return 2;
@@ -592,6 +596,8 @@ void opts_free(struct run_opts *o)
 {
 	free(o->sel.k);
 	free(o->sel.skipped);
+	free(o->slowed.k);
+	free(o->slowed.skipped);
 	free(o->ws);
 	for (size_t i = 0; o->at && i < o->threads.n; i++)
 		axes_free(&o->at[i]);

@@ -66,6 +66,8 @@ struct run_opts {
 	int repetitions;             /* 0: Google Benchmark decides (--benchmark_repetitions) */
 	double min_time;             /* seconds; 0: Google Benchmark decides */
 	double slowdown_pct;         /* --inject-slowdown */
+	const char *slowed_spec;     /* --inject-slowdown-kernels, NULL: every kernel is slowed */
+	struct selection slowed;     /* the kernels it names (empty when slowed_spec is NULL) */
 	double stall_ms;             /* --inject-stall: the first point's calibrations stall */
 	double skew_us;              /* --inject-skew: the last thread of a batch starts this late */
 	double drift_pct;            /* --inject-drift: the canary's middle third is this % slower */

@@ -113,6 +113,8 @@ char *run_metadata(int argc, char **argv, const struct machine *mach,
 	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%% and a "
 		    "batch lasts 2 x quality_batch_ns_min, its median timed again");
 	metadata_kv(m, "", "inject_slowdown_pct", "%g", o->slowdown_pct);
+	if (o->slowed_spec)
+		metadata_kv(m, "", "inject_slowdown_kernels", "%s", o->slowed_spec);
 	metadata_kv(m, "", "inject_stall_ms", "%g", o->stall_ms);
 	metadata_kv(m, "", "inject_skew_us", "%g", o->skew_us);
 	metadata_kv(m, "", "inject_drift_pct", "%g", o->drift_pct);

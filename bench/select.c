@@ -18,17 +18,17 @@ static const char *kernel_name(size_t i)
 }
 
 /* The few closest names, at most 4, best first. */
-static void unknown_kernel(const char *item)
+static void unknown_kernel(const char *option, const char *item)
 {
 	char hint[256];
 
 	suggest_names(item, kernel_name, kernel_count, "", hint, sizeof hint);
 	if (hint[0])
-		fprintf(stderr, "storebench run: --kernels: unknown kernel '%s' (did you mean %s?)\n",
+		fprintf(stderr, "storebench run: %s: unknown kernel '%s' (did you mean %s?)\n", option,
 			item, hint);
 	else
-		fprintf(stderr, "storebench run: --kernels: unknown kernel '%s' (want names, globs or "
-			"families from 'storebench list')\n", item);
+		fprintf(stderr, "storebench run: %s: unknown kernel '%s' (want names, globs or "
+			"families from 'storebench list')\n", option, item);
 }
 
 /* Why k cannot be measured in this run, or NULL. */
@@ -67,8 +67,8 @@ static void note_skip(struct selection *sel, bool *noted, const struct kernel *k
 }
 
 /* Mark the kernels item selects in want[]; false (after one stderr line) on bad input. */
-static bool select_item(const char *item, const struct cpu_info *cpu, unsigned fill, bool *want,
-			bool *noted, struct selection *sel)
+static bool select_item(const char *option, const char *item, const struct cpu_info *cpu,
+			unsigned fill, bool *want, bool *noted, struct selection *sel)
 {
 	const struct kernel *k = kernel_find(item);
 	char *pattern;
@@ -78,7 +78,7 @@ static bool select_item(const char *item, const struct cpu_info *cpu, unsigned f
 		const char *why = refusal(k, cpu, fill);
 
 		if (why) {
-			fprintf(stderr, "storebench run: --kernels: kernel '%s' cannot run here: %s\n",
+			fprintf(stderr, "storebench run: %s: kernel '%s' cannot run here: %s\n", option,
 				item, why);
 			return false;
 		}
@@ -110,16 +110,16 @@ static bool select_item(const char *item, const struct cpu_info *cpu, unsigned f
 	free(pattern);
 	if (!matched) {
 		if (has_glob(item))
-			fprintf(stderr, "storebench run: --kernels: pattern '%s' matches no kernel (see "
-				"'storebench list')\n", item);
+			fprintf(stderr, "storebench run: %s: pattern '%s' matches no kernel (see "
+				"'storebench list')\n", option, item);
 		else
-			unknown_kernel(item);
+			unknown_kernel(option, item);
 		return false;
 	}
 	return true;
 }
 
-bool kernel_select(const char *spec, const struct cpu_info *cpu, unsigned fill,
+bool kernel_select(const char *option, const char *spec, const struct cpu_info *cpu, unsigned fill,
 		   struct selection *sel)
 {
 	bool *want = calloc(kernel_count, sizeof *want), *noted = calloc(kernel_count, sizeof *noted);
@@ -134,17 +134,18 @@ bool kernel_select(const char *spec, const struct cpu_info *cpu, unsigned fill,
 		exit(1);
 	}
 	if (!*spec || *spec == ',' || spec[strlen(spec) - 1] == ',' || strstr(spec, ",,")) {
-		fprintf(stderr, "storebench run: --kernels '%s': an empty %s; want names, globs or "
-			"families, e.g. memset,avx2_*,sse2 or all\n", spec, *spec ? "element" : "list");
+		fprintf(stderr, "storebench run: %s '%s': an empty %s; want names, globs or "
+			"families, e.g. memset,avx2_*,sse2 or all\n", option, spec,
+			*spec ? "element" : "list");
 		ok = false;
 	}
 	for (char *item = strtok_r(copy, ",", &save); item && ok; item = strtok_r(NULL, ",", &save))
-		ok = select_item(item, cpu, fill, want, noted, sel);
+		ok = select_item(option, item, cpu, fill, want, noted, sel);
 	for (size_t i = 0; ok && i < kernel_count; i++)
 		if (want[i])
 			sel->k[sel->n++] = &kernel_table[i];
 	if (ok && !sel->n) {
-		fprintf(stderr, "storebench run: --kernels '%s': no kernel it names can run here (%s)\n",
+		fprintf(stderr, "storebench run: %s '%s': no kernel it names can run here (%s)\n", option,
 			spec, sel->skipped);
 		ok = false;
 	}

@@ -20,10 +20,10 @@ struct selection {
 
 /*
  * Fill sel from spec ("memset,avx2_*", "avx2" = family "avx2_*", "all" or "*").  fill is the byte
- * the run stores: FILL_ZERO kernels only qualify for 0.  On bad input prints one line to stderr
- * and returns false.
+ * the run stores: FILL_ZERO kernels only qualify for 0.  On bad input prints one line to stderr,
+ * naming option (the one spec came from), and returns false.
  */
-bool kernel_select(const char *spec, const struct cpu_info *cpu, unsigned fill,
-		   struct selection *sel);
+bool kernel_select(const char *option, const char *spec, const struct cpu_info *cpu,
+		   unsigned fill, struct selection *sel);
 
 #endif

@@ -2,7 +2,7 @@
 # nightly_test.py — scripts/nightly, scripts/trend and scripts/compare-cpus on real storebench runs.
 # Python 3 standard library; runs the built storebench with tiny sweeps under a temporary folder.
 # Why: the gate must stay quiet on two normal runs and go red on a real, injected slowdown.
-"""usage: nightly_test.py REPO_ROOT STOREBENCH usage|baseline|shape|gate
+"""usage: nightly_test.py REPO_ROOT STOREBENCH usage|baseline|shape|gate|shift
 
 usage     bad options, a missing binary, a too-small budget, bad storebench arguments: exit status
           2, one line on stderr, no run folder left behind; the one duration grammar of --budget.
@@ -21,8 +21,13 @@ gate      three real runs of a tiny sweep (>= 9 repetitions): the first has no b
           unconfirmed; then the summary, gate.json, trend plot, a pinned baseline, a baseline
           with no common point (2), the budget guard, and a compare-cpus table over two runs.
           When another job shares the CPUs, most points come out noisy and nightly, rightly,
-          refuses to judge (status 2, "too noisy to gate"); the scenario is then tried again,
+          refuses to judge (status 3, "too noisy to gate"); the scenario is then tried again,
           and after three busy attempts the test reports itself skipped (77), never passed.
+shift     16 points: every one slowed 40 % (--inject-slowdown) is one machine-wide change with
+          its size, no point a regression, exit 3; only rep_stosb slowed
+          (--inject-slowdown-kernels) is no machine-wide change and its points, only they, are
+          the suspected regressions (confirmed: exit 1; a noisy re-measurement leaves them
+          unconfirmed, exit 0).  Busy attempts as in gate.
 """
 
 import json
@@ -241,9 +246,9 @@ def load_gate(run_dir):
 
 def measured(tmp, *args):
     """A nightly run that measures: when the machine is too busy to judge, nightly says so
-    (status 2, "too noisy to gate") and this attempt cannot show the gate either way."""
+    (status 3, "too noisy to gate") and this attempt cannot show the gate either way."""
     r = nightly(tmp, *args)
-    if r.returncode == 2 and "too noisy to gate" in r.stderr:
+    if r.returncode == 3 and "too noisy to gate" in r.stderr:
         raise Busy(r.stderr.strip().splitlines()[-1])
     return r
 
@@ -262,17 +267,59 @@ def mostly_noisy(g):
     return pts and sum(p["status"] == "noisy" for p in pts) * 2 > len(pts)
 
 
-def gate(tmp):
+def gate(tmp, once=None):
     for attempt in range(3):
         check.clear()
         try:
-            return gate_once(os.path.join(tmp, str(attempt)))
+            return (once or gate_once)(os.path.join(tmp, str(attempt)))
         except Busy as e:
             print(f"attempt {attempt + 1}: {e}")
     print("SKIP: the machine was busy in three attempts (most points noisy by the profile's "
           "limits)")
     shutil.rmtree(tmp)
     sys.exit(77)
+
+
+# 16 points, more than gate.SHIFT_MIN_POINTS, so that all of them moving is a machine-wide change
+SHIFT_SWEEP = ["--kernels", "memset,rep_stosb,sse2_t_u4,sse2_t_u1", "--call",
+               "16KiB,32KiB,128KiB,256KiB"] + SWEEP[4:]
+
+
+def shift_once(tmp):
+    os.makedirs(tmp)
+    common = ["--machine-id", "shift-test", *GATE, "--"] + SHIFT_SWEEP
+    first = measured(tmp, *common)
+    if not check(first.returncode == 0, f"baseline: exit 0, got {first.returncode}: "
+                 f"{first.stderr[-800:]}"):
+        return
+    every = measured(tmp, *common, "--inject-slowdown", "40")
+    g = load_gate(run_dir_of(every)) if every.returncode == 3 else {}
+    ms = g.get("machine_shift") or {}
+    check(every.returncode == 3 and ms.get("direction") == "slower" and ms.get("points", 0) >= 15
+          and 0.6 < ms.get("median", 0) < 0.8,
+          f"every point 40 % slower: one machine-wide change, exit 3 ({every.returncode}, "
+          f"{ms}, {every.stderr.strip()[-300:]})")
+    check(not any(p["status"] == "regression" for p in g.get("points", [])),
+          "a machine-wide change makes no point a regression")
+    check("MACHINE-WIDE CHANGE" in every.stderr and "% slower" in every.stderr,
+          f"stderr names the change and its size: {every.stderr.strip()[-300:]}")
+    if g:
+        with open(os.path.join(run_dir_of(every), "summary.md")) as f:
+            text = f.read()
+        check("**Machine-wide change: " in text and "**Inconclusive** (exit status 3)" in text,
+              "the summary reports the machine-wide change as inconclusive")
+    one = measured(tmp, *common, "--inject-slowdown", "40", "--inject-slowdown-kernels",
+                   "rep_stosb")
+    g = load_gate(run_dir_of(one)) if one.returncode in (0, 1) else {}
+    # the suspects, confirmed or not: a confirmation's re-measurement on this shared guest may
+    # itself come out noisy, which leaves a slowed point unconfirmed (exit 0), never another one
+    regs = [p["name"] for p in g.get("points", []) if p["status"] in ("regression", "unconfirmed")]
+    check(one.returncode in (0, 1) and "machine_shift" not in g and regs and
+          all(n.startswith("rep_stosb/") for n in regs),
+          f"only rep_stosb 40 % slower: no machine-wide change, its points and only they the "
+          f"suspects ({one.returncode}, {regs}, {one.stderr.strip()[-300:]})")
+    print(f"ok: every point slowed: {ms.get('note')}; rep_stosb slowed: exit {one.returncode}, "
+          f"{len(regs)} suspect(s), all rep_stosb")
 
 
 def gate_once(tmp):
@@ -393,8 +440,8 @@ def gate_once(tmp):
         hog.wait()
     bd = os.path.join(tmp, "gate-busy")
     runs = os.listdir(bd) if os.path.isdir(bd) else []
-    check(busy.returncode == 2 and "too noisy to gate" in busy.stderr,
-          f"a run sharing its CPU with a busy loop is not gated: exit 2 ({busy.returncode}, "
+    check(busy.returncode == 3 and "too noisy to gate" in busy.stderr,
+          f"a run sharing its CPU with a busy loop is not gated: exit 3 ({busy.returncode}, "
           f"{busy.stderr.strip()[-200:]})")
     check(not any(os.path.isfile(os.path.join(bd, d, "gate.json")) for d in runs),
           "the noisy run is never a baseline (no gate.json)")
@@ -425,7 +472,8 @@ def gate_once(tmp):
 
 
 tmp = tempfile.mkdtemp(prefix="nightly-test-")
-{"usage": usage, "baseline": baseline, "shape": shape, "gate": gate}[MODE](tmp)
+{"usage": usage, "baseline": baseline, "shape": shape, "gate": gate,
+ "shift": lambda d: gate(d, shift_once)}[MODE](tmp)
 if check.failed:
     print(f"kept for inspection: {tmp}")
 else:

@@ -39,9 +39,11 @@ def _parts(name):
 
 
 def neighbour(suspect, points):
-    """The stable point measured beside a suspect, or None when no point was unchanged."""
+    """The stable point measured beside a suspect, or None when no point was unchanged (or, on
+    a night the machine shifted, moved with it)."""
     k, call, t = _parts(suspect["name"])
-    calm = [p for p in points if p["status"] == "unchanged" and _parts(p["name"])[2] == t]
+    calm = [p for p in points if p["status"] in ("unchanged", "shifted") and
+            _parts(p["name"])[2] == t]
 
     def distance(p):
         pk, pc, _ = _parts(p["name"])
@@ -86,10 +88,11 @@ def _pooled(src, dst):
 
 
 def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limits,
-            s_per_point):
+            s_per_point, shift=None):
     """Re-measure the regressions among points (dicts of gate.classify) and mark each
     confirmed (status stays 'regression') or not (status 'unconfirmed', why says why).
-    args: tonight's storebench arguments.  Returns a note on what was re-measured."""
+    args: tonight's storebench arguments; shift: gate.machine_shift's change, against which a
+    re-measured point must still be low.  Returns a note on what was re-measured."""
     suspects = sorted((p for p in points if p["status"] == "regression"),
                       key=lambda p: p["ratio"])
     if not suspects:
@@ -140,6 +143,10 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
             p["status"] = "unconfirmed"
             p["why"] = "re-measured: %s" % (
                 q.get("why") or "ratio %.3f, p %.3g" % (q.get("ratio") or 0, q.get("p") or 1))
+        elif shift and q["ratio"] / shift["median"] >= 1 - limits["threshold"]:
+            p["status"] = "unconfirmed"
+            p["why"] = "re-measured ratio %.3f: with the machine (median %.3f), not apart" % (
+                q["ratio"], shift["median"])
         elif drift is not None and abs(drift - 1) > limits["threshold"]:
             p["status"] = "unconfirmed"
             p["why"] = ("re-measured low, but its neighbour `%s` also moved %+.1f%% from "

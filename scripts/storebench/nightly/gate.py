@@ -12,11 +12,17 @@ A point is a regression only when all of these hold:
     than cpu_share_min of its CPU.
 Improvements are the mirror image.  The ratio is simple arithmetic on compare.py's median
 aggregates of time per byte: GB/s ratio = old time / new time.
+
+When (nearly) every point moved the same way (machine_shift), the host changed (its memory
+bandwidth, its clocks, its neighbours) or something every kernel shares did: that is one
+machine-wide change, reported with its size, and each point is judged by how it moved against
+it (against_shift): only a point that moved apart from the rest is a regression.
 """
 
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -34,6 +40,17 @@ PROFILES = {
     "metal": dict(threshold=5.0, alpha=0.05, cv_max=5.0, cpu_share_min=0.9, noisy_max=50.0),
     "vm": dict(threshold=10.0, alpha=0.05, cv_max=10.0, cpu_share_min=0.8, noisy_max=50.0),
 }
+
+
+# A machine-wide change: at least SHIFT_MIN_POINTS points compared, and at least SHIFT_SHARE of
+# them moved the same way by more than the threshold.  Fewer points cannot tell the host from
+# the code; a smaller share is a change of some kernels.
+SHIFT_MIN_POINTS = 12
+SHIFT_SHARE = 0.9
+# Exit status of a night that judged nothing per point: most points noisy (too noisy to gate),
+# or every point moved together with none apart from it (a machine-wide change).  Not 1 (no
+# point regressed) and not 2 (bad usage or setup).
+INCONCLUSIVE = 3
 
 
 class SetupError(Exception):
@@ -268,5 +285,52 @@ def noisy_points(doc, limits, quality=None):
                 for n in cv), len(cv))
 
 
-def verdict(points):
-    return 1 if any(p["status"] == "regression" for p in points) else 0
+def machine_shift(points, limits):
+    """None, or the machine-wide change when (nearly) all compared points moved the same way:
+    dict(points=moved, of=compared, direction="slower"|"faster", median, low, high), the ratios'
+    median and their range over the moved points."""
+    r = sorted(p["ratio"] for p in points if p["ratio"] and p["status"] != "untested")
+    t = limits["threshold"]
+    down = [x for x in r if x < 1 - t]
+    up = [x for x in r if x > 1 + t]
+    moved = down if len(down) >= len(up) else up
+    if len(r) < SHIFT_MIN_POINTS or len(moved) < SHIFT_SHARE * len(r):
+        return None
+    return dict(points=len(moved), of=len(r), direction="slower" if moved is down else "faster",
+                median=statistics.median(r), low=moved[0], high=moved[-1])
+
+
+def against_shift(points, shift, limits):
+    """Judge the points that moved by their ratio to the shift's median: one that moved with the
+    rest is 'shifted'; one that moved apart from it stays a regression or an improvement, with
+    ratio_vs_shift saying by how much."""
+    t = limits["threshold"]
+    for p in points:
+        if p["status"] not in ("regression", "improvement"):
+            continue
+        rel = p["ratio"] / shift["median"]
+        p["ratio_vs_shift"] = rel
+        if abs(rel - 1) <= t:
+            p["status"] = "shifted"
+            p["why"] = "moved with the machine (%.3f; the machine's median %.3f)" % (
+                p["ratio"], shift["median"])
+        else:
+            p["status"] = "regression" if rel < 1 else "improvement"
+            p["why"] = "%.3f of the machine's median %.3f" % (rel, shift["median"])
+
+
+def shift_note(shift):
+    """One line for a machine-wide change: 'all 104 points 19-21 % slower'."""
+    pct = sorted(abs(x - 1) * 100 for x in (shift["low"], shift["high"]))
+    count = "all %d" % shift["of"] if shift["points"] == shift["of"] else "%d of %d" % (
+        shift["points"], shift["of"])
+    return "%s points %.0f-%.0f %% %s (median ratio %.3f): the machine changed, not one " \
+        "kernel" % (count, pct[0], pct[1], shift["direction"], shift["median"])
+
+
+def verdict(points, shift=None):
+    """1 on a confirmed regression; INCONCLUSIVE when the machine shifted and no point moved
+    apart from it; else 0."""
+    if any(p["status"] == "regression" for p in points):
+        return 1
+    return INCONCLUSIVE if shift else 0

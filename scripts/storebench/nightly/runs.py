@@ -29,9 +29,9 @@ FACT_KEYS = ("machine_id", "cpu_vendor", "cpu_family", "cpu_model", "cpu_steppin
              "cflags", "build_type", "benchmark_version")
 # storebench options that name files, mark a diagnostic or set a quality threshold: they do not
 # change what a point measures, so they are no part of the shape.
-NOT_SHAPE = {"--csv", "--json", "--machine", "--inject-slowdown", "--inject-stall", "--seed",
-             "--profile", "--cpu-share-min", "--cv-max", "--skew-max", "--outlier-mads",
-             "--drift-band"}
+NOT_SHAPE = {"--csv", "--json", "--machine", "--inject-slowdown", "--inject-slowdown-kernels",
+             "--inject-stall", "--inject-skew", "--inject-drift", "--seed", "--profile",
+             "--cpu-share-min", "--cv-max", "--skew-max", "--outlier-mads", "--drift-band"}
 
 
 class BaselineError(Exception):

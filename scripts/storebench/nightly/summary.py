@@ -22,6 +22,7 @@ MAX_ROWS = 30  # of a non-gating section; regressions and improvements are alway
 SECTIONS = (("regression", "Regressions (confirmed)"),
             ("unconfirmed", "Unconfirmed (looked regressed, not confirmed; not gated)"),
             ("improvement", "Improvements"),
+            ("shifted", "Moved with the machine-wide change (not gated)"),
             ("noisy", "Noisy points (not gated)"),
             ("untested", "Not tested (too few repetitions)"))
 
@@ -88,7 +89,7 @@ def write(path, res, csv_path, plots, trend):
         meta = {"error": str(e)}
     pts = res["points"]
     count = {st: sum(p["status"] == st for p in pts)
-             for st in ("regression", "unconfirmed", "improvement", "noisy")}
+             for st in ("regression", "unconfirmed", "improvement", "noisy", "shifted")}
     L = ["# storebench nightly: %s, %s" % (res["machine_id"], res["label"]), ""]
     if res.get("different_machine"):
         # First, before any verdict: the comparison is across machines, software or shapes.
@@ -100,8 +101,13 @@ def write(path, res, csv_path, plots, trend):
         L.append("**Diagnostic run (%s): its numbers are bent on purpose; never a baseline.**"
                  % res["diagnostic"])
         L.append("")
+    if res.get("machine_shift"):
+        L.append("**Machine-wide change: %s.** Each point is judged by how it moved against "
+                 "it (ratio / %.3f)." % (res["machine_shift"]["note"],
+                                         res["machine_shift"]["median"]))
+        L.append("")
     if res.get("error"):
-        L.append("**Not gated** (exit status 2): %s." % res["error"])
+        L.append("**Not gated** (exit status %d): %s." % (res["exit"], res["error"]))
         if res.get("too_noisy"):
             L.append("")
             L.append("This run is kept but never used as a baseline (its record is "
@@ -111,10 +117,12 @@ def write(path, res, csv_path, plots, trend):
                  % ("" if res.get("diagnostic") else "; this one is the next run's baseline"))
     else:
         L.append("**%s** (exit status %d): %d points ran, %d compared: %d regressed (confirmed), "
-                 "%d unconfirmed, %d improved, %d noisy."
-                 % ("REGRESSION" if count["regression"] else "No regression", res["exit"],
+                 "%d unconfirmed, %d improved, %d noisy%s."
+                 % ("REGRESSION" if count["regression"] else "Inconclusive"
+                    if res["exit"] == gate.INCONCLUSIVE else "No regression", res["exit"],
                     res["points_run"], len(pts), count["regression"], count["unconfirmed"],
-                    count["improvement"], count["noisy"]))
+                    count["improvement"], count["noisy"],
+                    ", %d moved with the machine" % count["shifted"] if count["shifted"] else ""))
         if res["only_base"]:
             L.append("")
             L.append("**%d point(s) of the baseline were not measured tonight** (a kernel the CPU "
