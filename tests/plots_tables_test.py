@@ -8,9 +8,11 @@
        plots_tables_test.py shared SRCDIR
        plots_tables_test.py shares SRCDIR
        plots_tables_test.py steps SRCDIR
+       plots_tables_test.py answer SRCDIR
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +21,8 @@ import xml.etree.ElementTree as ET
 
 SKIP = 77
 FIXTURE = "tests/fixtures/zen5-2cpu-sweep.csv"
+# a real paired run (6 kernels, 8 KiB..128 MiB, 1 thread, the quick preset's rounds and budget)
+PAIRED = "results/turin-vm/20261202T190857Z.csv"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -292,6 +296,58 @@ def steps(src):
     return 0
 
 
+def cells(lines):
+    """A text table's rows as cells: columns stand two or more spaces apart."""
+    return [re.split(r"\s{2,}", ln.strip()) for ln in lines]
+
+
+def answer(src):
+    """The answer section is the run's winners metadata, row for row; the winners table's '~'
+    is storebench's verdict: absent only where best beat the runner-up (or memset) decided at
+    every working set of the class, present everywhere in a one-round run."""
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    from storebench import classes, reader
+    paired = os.path.join(src, PAIRED)
+    r = run([os.path.join(src, "scripts/table"), "--section", "winners,answer", paired])
+    if r.returncode != 0:
+        fail("answer: table exit %d: %s" % (r.returncode, r.stderr.strip()))
+    data = reader.load(paired)
+    lines = r.stdout.splitlines()
+    for entry in data.meta["winners"].split(","):
+        group, leader, verdict = entry.split()[:3]
+        if not any(ln.split()[:3] == [group, leader, verdict] for ln in lines):
+            fail("answer: no row '%s %s %s' in\n%s" % (group, leader, verdict, r.stdout))
+    rows = [x for x in data.rows if x["rw_ratio"] == "100"]
+    settled = 0
+    for f in cells(lines):
+        if len(f) != 10 or f[0] not in classes.CLASSES:
+            continue
+        cls, best, second, margin, vs = f[0], f[3], f[5], f[7], f[9]
+        crows = [x for x in rows if classes.size_class(data, x) == cls and x["kernel"] == best]
+        decided = all(x["group_rank"] == "1" and x["vs_next_kernel"] == second and
+                      x["vs_next_verdict"] == "decided" for x in crows)
+        if margin.endswith("~") == decided:
+            fail("answer: %s margin '%s' but storebench's verdicts %s decided at every size"
+                 % (cls, margin, "are" if decided else "are not"))
+        if vs != "baseline" and vs.endswith("~") == all(x["vs_memset_verdict"] == "decided"
+                                                         for x in crows):
+            fail("answer: %s vs memset '%s' against storebench's verdicts" % (cls, vs))
+        settled += not margin.endswith("~")
+    if not settled:
+        fail("answer: no class settled in a paired run whose first groups were decided")
+    one = run([os.path.join(src, "scripts/table"), "--section", "winners,answer",
+               os.path.join(src, FIXTURE)])
+    margins = [f[7] for f in cells(one.stdout.splitlines())
+               if len(f) == 10 and f[0] in classes.CLASSES]
+    if not margins or not all(m.endswith("~") for m in margins) or \
+            "answer: skipped, the run claims no winner" not in one.stdout:
+        fail("answer: a one-round run settles nothing and claims no winner:\n%s" % one.stdout)
+    print("ok: answer: %d winners rows as the metadata says, %d classes settled by storebench's "
+          "verdicts; a one-round run settles none" % (len(data.meta["winners"].split(",")),
+                                                       settled))
+    return 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == "render":
         return render(argv[1], argv[2])
@@ -305,6 +361,8 @@ def main(argv):
         return shares(argv[1])
     if len(argv) == 2 and argv[0] == "steps":
         return steps(argv[1])
+    if len(argv) == 2 and argv[0] == "answer":
+        return answer(argv[1])
     sys.stderr.write(__doc__ + "\n")
     return 2
 
