@@ -5,7 +5,8 @@
 """usage: nightly_test.py REPO_ROOT STOREBENCH usage|baseline|shape|gate|shift
 
 usage     bad options, a missing binary, a too-small budget, bad storebench arguments: exit status
-          2, one line on stderr, no run folder left behind; the one duration grammar of --budget.
+          2, one line on stderr, no run folder left behind; the one duration grammar of --budget;
+          the re-measurement's neighbour (same size, stores on the same path).
 baseline  real one-point runs with the quality limits opened wide (they test the choice of the
           baseline, not a verdict): an injected run is marked and never a baseline; a corrupt
           latest run is skipped (the gate never gets stuck); a corrupt --baseline and one of
@@ -64,7 +65,21 @@ def nightly(tmp, *args):
     return r
 
 
+def neighbours():
+    """The re-measurement's neighbour: the same size and threads, stores on the same path."""
+    pt = [dict(name="%s/call:%d/ws:%d/threads:1/rw:100" % (k, c, c), status=st)
+          for k, c, st in (("sse2_t_u4", 16 << 20, "regression"), ("sse2_nt_u4", 16 << 20,
+                           "unchanged"), ("memset", 16 << 20, "unchanged"),
+                           ("avx2_t_u4", 8 << 20, "unchanged"), ("avx2_nt_u4", 16 << 20,
+                                                                  "unchanged"))]
+    got = [confirm.neighbour(pt[i], pt)["name"].split("/")[0] for i in (0, 1)]
+    check(got == ["memset", "avx2_nt_u4"],
+          f"neighbours of an L3 temporal and a streaming suspect: {got}, want memset and "
+          "avx2_nt_u4 (the same size, the same path)")
+
+
 def usage(tmp):
+    neighbours()
     cases = [
         (["--no-such-option"], "unrecognized arguments"),
         (["--budget", "soon"], "not a duration"),

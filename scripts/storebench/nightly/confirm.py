@@ -5,7 +5,8 @@
 
 Each point the sweep flags is measured again, ROUNDS x REPS repetitions (>= 9, as compare.py's
 U-test wants), together with a stable neighbour: an unchanged point at the same thread count,
-another kernel at the same size where there is one, else the nearest size.  One storebench run
+another kernel at the same size where there is one (one whose stores take the same path, cache or
+memory, first), else the nearest size.  One storebench run
 with --rounds ROUNDS measures them, every round in a new shuffled order, so suspect and neighbour
 see the same host.  The suspect's new repetitions are compared with the baseline by compare.py
 as in the sweep; it is **confirmed** when that is still a regression and its neighbour read
@@ -38,16 +39,26 @@ def _parts(name):
     return kernel, int(f.get("call", 0)), f.get("threads", "")
 
 
+def _path(kernel):
+    """Where a kernel's stores go: 'memory' for streaming and flushing stores, which bypass or
+    leave the caches, 'cache' for the rest: a neighbour on the other path does not feel what
+    moves the suspect's (a streaming store at 16 MiB was 'steady' beside an L3 temporal one that
+    the host had slowed)."""
+    return "memory" if any(x in kernel for x in ("_nt_", "clflush", "clwb")) else "cache"
+
+
 def neighbour(suspect, points):
     """The stable point measured beside a suspect, or None when no point was unchanged (or, on
-    a night the machine shifted, moved with it)."""
+    a night the machine shifted, moved with it): the same size if it can, stores on the same
+    path, another kernel."""
     k, call, t = _parts(suspect["name"])
     calm = [p for p in points if p["status"] in ("unchanged", "shifted") and
             _parts(p["name"])[2] == t]
 
     def distance(p):
         pk, pc, _ = _parts(p["name"])
-        return (abs((pc or 1) / (call or 1) - 1) if pc != call else 0, pk == k)
+        return (abs((pc or 1) / (call or 1) - 1) if pc != call else 0,
+                _path(pk) != _path(k), pk == k)
     return min(calm, key=distance) if calm else None
 
 
