@@ -107,7 +107,8 @@ static bool absolute(const char *path, char *out, size_t len)
 static int create_excl(struct outfile *f)
 {
 	struct stat st;
-	int fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644), e;
+	/* read too: a rewrite copies the CSV's preamble from it (outfiles_rewrite_begin) */
+	int fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644), e;
 
 	if (fd < 0)
 		return errno;
@@ -130,12 +131,18 @@ static int create_excl(struct outfile *f)
 	return 0;
 }
 
-/* Remove f if its name still holds the inode this run created (never a file put there since). */
-static void remove_own(struct outfile *f)
+/* Whether f's name still holds the inode this run created. */
+static bool still_own(const struct outfile *f)
 {
 	struct stat st;
 
-	if (f->created && !lstat(f->path, &st) && st.st_dev == f->dev && st.st_ino == f->ino)
+	return !lstat(f->path, &st) && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
+/* Remove f if its name still holds the inode this run created (never a file put there since). */
+static void remove_own(struct outfile *f)
+{
+	if (f->created && still_own(f))
 		unlink(f->path);
 	f->created = false;
 }
@@ -299,6 +306,95 @@ void outfiles_discard(struct outfiles *of)
 	of->csv.fd = of->json.fd = -1;
 	remove_own(&of->csv);
 	remove_own(&of->json);
+}
+
+/* Copy the first n bytes of from into to (at its start). */
+static bool copy_head(int from, int to, off_t n)
+{
+	char buf[1 << 16];
+	off_t at = 0;
+
+	while (at < n) {
+		size_t want = n - at < (off_t)sizeof buf ? (size_t)(n - at) : sizeof buf;
+		ssize_t got = pread(from, buf, want, at);
+
+		if (got <= 0) {
+			errno = got ? errno : EIO;
+			return false;
+		}
+		for (ssize_t put = 0, w; put < got; put += w) {
+			w = write(to, buf + put, (size_t)(got - put));
+			if (w < 0)
+				return false;
+		}
+		at += got;
+	}
+	return true;
+}
+
+bool outfiles_rewrite_begin(struct outfiles *of, off_t keep)
+{
+	struct outfile next = { .fd = -1 };
+	int e;
+
+	if ((size_t)snprintf(next.path, sizeof next.path, "%s.%ld.tmp", of->csv.path,
+			     (long)getpid()) >= sizeof next.path) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	e = create_excl(&next);
+	if (!e && !copy_head(of->csv.fd, next.fd, keep))
+		e = errno;
+	if (!e) {
+		of->next_stream = fdopen(next.fd, "w");
+		e = of->next_stream ? 0 : errno;
+	}
+	if (e) {
+		if (next.fd >= 0)
+			close(next.fd);
+		remove_own(&next);
+		errno = e;
+		return false;
+	}
+	memcpy(next.abs, of->csv.abs, sizeof next.abs);
+	/* from here the rows go to the new file; the old one stands until it is replaced */
+	of->prev = of->csv;
+	of->prev_stream = of->csv_stream;
+	of->prev_kept = of->csv_kept;
+	of->csv = next;
+	of->csv_stream = of->next_stream;
+	of->next_stream = NULL;
+	of->csv_kept = keep;
+	return true;
+}
+
+bool outfiles_rewrite_commit(struct outfiles *of)
+{
+	char tmp[PATH_MAX];
+
+	/* never over a file put at the name since: that is not this run's to replace */
+	if (!still_own(&of->prev)) {
+		errno = EEXIST;
+		return false;
+	}
+	memcpy(tmp, of->csv.path, sizeof tmp);
+	if (rename(tmp, of->prev.path))
+		return false;
+	memcpy(of->csv.path, of->prev.path, sizeof of->csv.path);
+	fclose(of->prev_stream);
+	of->prev_stream = NULL;
+	of->prev.created = false;
+	return true;
+}
+
+void outfiles_rewrite_abort(struct outfiles *of)
+{
+	fclose(of->csv_stream);
+	remove_own(&of->csv);
+	of->csv = of->prev;
+	of->csv_stream = of->prev_stream;
+	of->csv_kept = of->prev_kept;
+	of->prev_stream = NULL;
 }
 
 static struct outfiles *guarded;

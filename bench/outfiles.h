@@ -3,8 +3,8 @@
  * Plain C, POSIX.  Default: results/<machine>/<UTC time>.csv with the JSON beside it; the machine
  * id comes from the CPU (codename, else family-model) and the short host name.
  * Each file is opened once (O_EXCL) and written through that descriptor until the end, so a path
- * swapped for a symlink mid-run is never followed; a file is only removed while its name still
- * holds the inode this run created.
+ * swapped for a symlink mid-run is never followed; a file is only removed, or replaced by a
+ * rewrite, while its name still holds the inode this run created.
  */
 #ifndef STOREBENCH_OUTFILES_H
 #define STOREBENCH_OUTFILES_H
@@ -33,6 +33,10 @@ struct outfiles {
 	struct outfile json; /* the JSON, written by the shim on json.fd */
 	FILE *csv_stream;    /* stdio stream on csv.fd */
 	off_t csv_kept;      /* bytes of the CSV known complete (preamble, header, whole rows) */
+	struct outfile prev; /* during a rewrite: the CSV at the asked name, until replaced */
+	FILE *prev_stream;   /* its stream, NULL when no rewrite is under way */
+	FILE *next_stream;   /* the new file's stream while outfiles_rewrite_begin sets it up */
+	off_t prev_kept;     /* its kept length, restored if the rewrite is abandoned */
 };
 
 /* The default results folder name, "turin-buildhost": codename (or f1a-m02) + short host name. */
@@ -54,6 +58,18 @@ bool outfiles_keep_csv(struct outfiles *of);
 
 /* Cut the CSV back to its first `to` bytes (a kept length), dropping anything buffered. */
 void outfiles_cut_csv(struct outfiles *of, off_t to);
+
+/*
+ * Rewrite the CSV without ever leaving less than a whole file at its name: rows go to a new
+ * file beside it (<csv>.<pid>.tmp, O_EXCL) that starts with the CSV's first keep bytes (its
+ * preamble and header); once the caller has kept it (outfiles_keep_csv), commit renames it over
+ * the CSV, which a kill at any moment leaves as the old whole file or the new one.  Commit
+ * refuses (EEXIST) when the name no longer holds this run's file; abort drops the new file and
+ * goes back to the old.  false + errno on failure (begin leaves nothing behind).
+ */
+bool outfiles_rewrite_begin(struct outfiles *of, off_t keep);
+bool outfiles_rewrite_commit(struct outfiles *of);
+void outfiles_rewrite_abort(struct outfiles *of);
 
 /* fsync and close both files; false (errno set, name in *failed) if either fails. */
 bool outfiles_close(struct outfiles *of, const char **failed);

@@ -120,15 +120,27 @@ bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool l
 
 bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last)
 {
-	outfiles_cut_csv(w->of, w->body);
+	bool ok;
+
+	if (!outfiles_rewrite_begin(w->of, w->body)) {
+		w->werr = errno;
+		w->failed = w->of->csv.abs;
+		return false;
+	}
 	w->next = w->samples = w->pending = w->done = 0;
 	w->flagged = w->adding = (struct flagged){ 0 };
 	put_rows(w, w->nslots);
 	if (last && w->cmp) /* the answer, after the rows it rests on */
 		winners_keys(w->of->csv_stream, "# ", w->cmp);
-	if (c)
-		return rows_canary(w, c, w->nslots, last);
-	return keep_rows(w);
+	ok = c ? rows_canary(w, c, w->nslots, last) : keep_rows(w);
+	if (ok && !outfiles_rewrite_commit(w->of)) {
+		w->werr = errno;
+		w->failed = w->of->csv.abs;
+		ok = false;
+	}
+	if (!ok)
+		outfiles_rewrite_abort(w->of);
+	return ok;
 }
 
 bool rows_start(struct rows_out *w, const char *meta, const struct canary *c)

@@ -78,11 +78,11 @@ bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool l
 bool rows_start(struct rows_out *w, const char *meta, const struct canary *c);
 
 /*
- * With rounds, after each whole round and at the end (last): the CSV cut back to its header and
- * every measured row written again with the rounds it has, then the canary's sample lines so far
- * (and at the end its summary), all kept together — so a run killed outright keeps the rounds it
- * finished.  The cut and the rewrite are one fsync apart: a kill between them loses the rows of
- * the rounds before, no more than a run without this would lose.
+ * With rounds, after each whole round and at the end (last): the CSV written again, its header
+ * and every measured row with the rounds it has, then the canary's sample lines so far (and at
+ * the end its summary), into a new file that replaces the old one by a rename once kept
+ * (outfiles_rewrite_begin) — so a run killed outright at any moment leaves the whole CSV of the
+ * rounds it finished, never a cut one.
  */
 bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last);
 

@@ -4,9 +4,11 @@
 # points it measured; the drift canary's series is in both files and a real competing memory hog
 # flags drift; a run killed outright (SIGKILL) keeps on disk every row a canary sample made final,
 # and with rounds every row over the rounds that had ended.
-# Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary|canary_sigkill|rounds_sigkill
+# Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary|canary_sigkill|rounds_sigkill|
+#        rewrite_sigkill
 import json
 import os
+import random
 import re
 import signal
 import statistics
@@ -364,6 +366,34 @@ def rounds_sigkill():
         print(f"ok: SIGKILL in round 2 of 4: {len(rows)} rows over {sorted(got)} round(s) kept")
 
 
+def rewrite_sigkill():
+    """SIGKILL at 20 random moments of a run whose rounds take milliseconds, so the kills land
+    in every part of them, the rewrite of the CSV after each round included: the CSV is always
+    a whole one, one row per point over the same whole rounds (the old rewrite cut the file to
+    its header first, and a kill there left a header-only or cut CSV)."""
+    sweep = ["--kernels", "memset,rep_stosb", "--call", "4KiB,8KiB", "--threads", "1",
+             "--min-time", "0.0002", "--repetitions", "1000", "--rounds", "1000",
+             "--canary", "off"]
+    rng = random.Random(20)
+    with tempfile.TemporaryDirectory() as d:
+        for i in range(20):
+            natural, path, p, err, reading, rows_on_disk = killable(sweep, d, "w%d.csv" % i)
+            while p.poll() is None and not rows_on_disk():
+                time.sleep(0.002)
+            time.sleep(rng.uniform(0, 0.05))
+            run_ = kill_and_read(p, reading, path, "rows on disk while the rounds still ran")
+            if not run_:
+                return
+            got = {x["rounds"] for x in run_.rows}
+            if not check(len(run_.rows) == len(natural) and len(got) == 1,
+                         f"kill {i + 1}: {len(run_.rows)} rows over rounds {sorted(got)}, want "
+                         f"{len(natural)} over one count of whole rounds"):
+                return
+        left = sorted(f for f in os.listdir(d) if f.endswith(".tmp"))
+        print(f"ok: 20 SIGKILLs at random moments of 4-point rounds: every CSV whole "
+              f"({len(left)} killed mid-rewrite left their <csv>.<pid>.tmp beside it)")
+
+
 {"rounds": rounds, "canary": canary, "canary_sigkill": canary_sigkill,
- "rounds_sigkill": rounds_sigkill}[PART]()
+ "rounds_sigkill": rounds_sigkill, "rewrite_sigkill": rewrite_sigkill}[PART]()
 sys.exit(check.finish(f"rounds {PART}"))
