@@ -6,7 +6,8 @@
 
 usage     bad options, a missing binary, a too-small budget, bad storebench arguments: exit status
           2, one line on stderr, no run folder left behind; the one duration grammar of --budget;
-          the re-measurement's neighbour (same size, stores on the same path).
+          the re-measurement's neighbour (same size, stores on the same path); the history rule
+          (a suspect no lower than a recent night read is no regression).
 baseline  real one-point runs with the quality limits opened wide (they test the choice of the
           baseline, not a verdict): an injected run is marked and never a baseline; a corrupt
           latest run is skipped (the gate never gets stuck); a corrupt --baseline and one of
@@ -45,6 +46,7 @@ ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from storebench.nightly import budget, confirm, runs  # noqa: E402
+from storebench.nightly import gate as gate_rules  # noqa: E402
 # Kernels every x86-64 CPU runs, sizes in L1 and L2 (least disturbed by a busy neighbour),
 # one thread, a short min time: seconds per run, still 9 repetitions from the nightly preset.
 # The last allowed CPU: single-thread runs of other jobs default to the first one.
@@ -78,8 +80,27 @@ def neighbours():
           "avx2_nt_u4 (the same size, the same path)")
 
 
+def history_rule():
+    """A suspect that sat as low on a night before is not a regression; one below every night
+    is; with the baseline's night alone nothing changes."""
+    name = "avx2_nt_u4/call:524288/ws:524288/threads:2/rw:100"
+    limits = {"threshold": 0.1}
+
+    def suspect(gbps):
+        return [dict(name=name, status="regression", gbps_new=gbps, why="")]
+    nights = [{name: 60.0}, {name: 31.0}, {name: 58.0}]
+    bimodal, real, alone = suspect(33.0), suspect(25.0), suspect(33.0)
+    gate_rules.against_history(bimodal, nights, limits)
+    gate_rules.against_history(real, nights, limits)
+    gate_rules.against_history(alone, nights[:1], limits)
+    check([p["status"] for p in bimodal + real + alone] ==
+          ["unconfirmed", "regression", "regression"] and "31-60 GB/s" in bimodal[0]["why"],
+          f"the history rule: {[(p['status'], p['why']) for p in bimodal + real + alone]}")
+
+
 def usage(tmp):
     neighbours()
+    history_rule()
     cases = [
         (["--no-such-option"], "unrecognized arguments"),
         (["--budget", "soon"], "not a duration"),

@@ -202,6 +202,46 @@ def quality_by_point(csv_path):
             for r in run.rows}
 
 
+def good_gbps_by_point(csv_path):
+    """point name -> median GB/s of the points storebench marked ok in that run's CSV; {} when
+    it does not read or has no quality column."""
+    try:
+        run = reader.load(csv_path)
+    except reader.CsvError:
+        return {}
+    if "quality" not in run.columns:
+        return {}
+    out = {}
+    for r in run.rows:
+        try:
+            v = float(r["gbps_median"])
+        except (KeyError, ValueError):
+            continue
+        if r["quality"] == "ok" and v > 0:
+            out["%s/call:%s/ws:%s/threads:%s/rw:%s" % (r["kernel"], r["call_bytes"],
+                                                      r["ws_bytes"], r["threads"],
+                                                      r["rw_ratio"])] = v
+    return out
+
+
+def against_history(points, history, limits):
+    """A suspect is a regression only when tonight's median lies more than the threshold below
+    the lowest good median of the point over the machine's recent nights (history: one
+    good_gbps_by_point map a night, the baseline's among them).  A point that sat this low on a
+    night before is a state this host visits, not news of this build: on the Turin guest the
+    streaming stores at 512 KiB x 2 threads flip between two speeds 2x apart from night to night.
+    With only the baseline's night this is the baseline rule again."""
+    t = limits["threshold"]
+    for p in points:
+        seen = [m[p["name"]] for m in history if p["name"] in m]
+        if p["status"] != "regression" or len(seen) < 2 or not p.get("gbps_new"):
+            continue
+        if p["gbps_new"] >= (1 - t) * min(seen):
+            p["status"] = "unconfirmed"
+            p["why"] = "within what its last %d nights read (%.3g-%.3g GB/s; tonight %.3g)" % (
+                len(seen), min(seen), max(seen), p["gbps_new"])
+
+
 def _bytes_per_second(entry):
     """storebench's GB/s counter (1e9 bytes/s), or Google Benchmark's own bytes_per_second."""
     if entry.get("GB/s"):

@@ -152,6 +152,11 @@ def find_baseline(machine_dir):
     return None, skipped
 
 
+def recent_baselines(machine_dir, nights):
+    """The newest run folders, up to nights of them, that may be baselines (newest first)."""
+    return [r for r in reversed(run_dirs(machine_dir)) if not why_not_baseline(r)][:nights]
+
+
 # What a gate tier (scripts/storebench/nightly/budget.py) chooses itself.  Any two tiers share
 # points, so two nights on different tiers still compare: the tier follows the budget and the
 # machine's speed, and a change of tier must not stop the gate.
