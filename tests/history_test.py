@@ -83,6 +83,17 @@ def git_mode(tmp):
         check(r.returncode == 2 and len(lines) == 1 and text in r.stderr,
               f"{args}: exit 2 and one line naming {text!r}, got {r.returncode}: {lines}")
 
+    # A remote or branch that git would read as an option never reaches it (issue 21.9): the
+    # old code ran the --upload-pack command and left its file behind.
+    for args in (["list", "--remote=--upload-pack=touch injected;"],
+                 ["list", "--remote", remote, "--branch=--upload-pack=touch injected;"]):
+        r = history(*args, cwd=tmp)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and "begins with '-'" in r.stderr and
+              not os.path.exists(os.path.join(tmp, "injected")),
+              f"{args}: exit 2, one line, no command run; got {r.returncode}: {lines}, "
+              f"injected file {os.path.exists(os.path.join(tmp, 'injected'))}")
+
     # Before the first save the branch does not exist: nothing restored, nothing created.
     env = {"STOREBENCH": STOREBENCH}
     mid = subprocess.run([NIGHTLY, "--print-machine-id"], capture_output=True, text=True,

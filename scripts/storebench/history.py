@@ -55,6 +55,9 @@ class Store:
     """The history branch of REMOTE, reached through one local repository's object store."""
 
     def __init__(self, remote, branch=BRANCH, log=print):
+        for what, v in (("remote", remote), ("branch", branch)):
+            if v.startswith("-"):  # git would read it as an option (--upload-pack runs a command)
+                raise HistoryError(f"{what} '{v}' begins with '-'")
         self.remote, self.branch, self.log = remote, branch, log
         self.ref = "refs/storebench-history/" + branch  # private: no local branch is created
         self.scratch = None
