@@ -143,12 +143,22 @@ def badinput(src):
         with open(headonly, "w") as f:
             f.write("".join(l for l in text.splitlines(True)[:200] if l.startswith("#")))
             f.write(next(l for l in text.splitlines(True) if not l.startswith("#")))
+        fifo = os.path.join(tmp, "fifo.csv")
+        os.mkfifo(fifo)
+        # /dev/zero grew the reader until MemoryError, a FIFO without a writer blocked it
+        # forever, a directory was a traceback (issue 21.7)
         cases = [(os.path.join(tmp, "absent.csv"), "no such file"), (empty, "empty"),
-                 (nocol, "ticks_per_call_median"), (headonly, "no data rows")]
-        for tool in ("table", "plot"):
-            for path, word in cases:
+                 (nocol, "ticks_per_call_median"), (headonly, "no data rows"),
+                 ("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+                 (tmp, "is a directory")]
+        tried = 0
+        for tool in ("table", "plot", "compare-cpus"):
+            # compare-cpus reads no ticks column
+            for path, word in (c for c in cases if tool != "compare-cpus" or c[0] != nocol):
+                tried += 1
                 r = run([os.path.join(src, "scripts", tool), path] +
-                        (["-o", os.path.join(tmp, "out")] if tool == "plot" else []))
+                        (["-o", os.path.join(tmp, "out")] if tool == "plot" else []) +
+                        ([fixture] if tool == "compare-cpus" else []), timeout=30)
                 lines = r.stderr.splitlines()
                 if r.returncode != 2 or len(lines) != 1 or word not in lines[0] or r.stdout:
                     fail("%s %s: want exit 2 and one stderr line naming '%s', got exit %d, "
@@ -159,7 +169,7 @@ def badinput(src):
                 fail("%s --no-such-option: exit %d, stderr %r" % (tool, r.returncode, r.stderr))
         if os.path.exists(os.path.join(tmp, "out")) and os.listdir(os.path.join(tmp, "out")):
             fail("plot left files behind after bad input: %s" % os.listdir(os.path.join(tmp, "out")))
-        print("ok: %d bad inputs, each one stderr line and exit 2" % (2 * len(cases) + 2))
+        print("ok: %d bad inputs, each one stderr line and exit 2" % (tried + 3))
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -23,6 +23,7 @@ a data row it is an error naming the line, never a guess.
 import csv
 import re
 
+from storebench import inputs
 from storebench.rows import DIMS, num
 
 __all__ = ["CsvError", "Run", "load"]
@@ -143,14 +144,9 @@ def load(path, required=()):
     CsvError for a missing, empty, header-only or malformed file, or one lacking a column named
     in required."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise CsvError("%s: no such file" % path)
-    except IsADirectoryError:
-        raise CsvError("%s: is a directory, not a CSV" % path)
-    except OSError as e:
-        raise CsvError("%s: cannot read: %s" % (path, e.strerror or e))
+        data = inputs.read_regular(path, inputs.CSV_LIMIT)
+    except inputs.InputError as e:
+        raise CsvError("%s: %s%s" % (path, e, ", not a CSV" if str(e) == "is a directory" else ""))
     lines = [_decode(path, n, raw) for n, raw in enumerate(data.splitlines(), 1)]
     meta, meta_lines, body = {}, [], []
     for line in lines:

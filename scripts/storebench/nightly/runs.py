@@ -15,6 +15,8 @@ import json
 import os
 import re
 
+from storebench import inputs
+
 RUN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})(?:-(\d+))?")
 JSON = "nightly.json"
 GATE = "gate.json"
@@ -91,10 +93,11 @@ def new_run_dir(machine_dir):
 def load_run_json(path):
     """A storebench Google Benchmark JSON with its metadata (context); BaselineError if not."""
     try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        raise BaselineError(f"{path}: unreadable ({getattr(e, 'strerror', None) or e})")
+        doc = json.loads(inputs.read_regular(path, inputs.JSON_LIMIT))
+    except inputs.InputError as e:
+        raise BaselineError(f"{path}: unreadable ({e})")
+    except ValueError as e:
+        raise BaselineError(f"{path}: unreadable ({e})")
     if (not isinstance(doc, dict) or not isinstance(doc.get("context"), dict)
             or not isinstance(doc.get("benchmarks"), list) or not doc["benchmarks"]
             or not all(isinstance(b, dict) and "name" in b for b in doc["benchmarks"])):
