@@ -11,6 +11,7 @@
 #include "buffer.h"
 #include "canary.h"
 #include "footprint.h"
+#include "metadata.h"
 #include "options.h"
 #include "rounds.h"
 #include "sweep_scaled.h"
@@ -120,19 +121,30 @@ static void print_machine(FILE *out, const struct machine *m, const struct run_o
 	human_bytes(*memory, h, sizeof h);
 	fprintf(out, "# storebench run --dry-run: nothing is measured%s\n",
 		t->source ? " (a replayed machine is never measured)" : "");
-	fprintf(out, "replayed=%s\n", replayed);
-	fprintf(out, "machine=%s %s packages=%u numa_nodes=%zu cores=%u cpus=%zu allowed_cpus=%u "
+	/* what a file or the user named goes through metadata_value: a newline in a topology path
+	 * or a CPU vendor must not become a key=value line of its own (fits=yes) */
+	fputs("replayed=", out);
+	metadata_value(out, replayed);
+	fputs("\nmachine=", out);
+	metadata_value(out, m->cpu.vendor[0] ? m->cpu.vendor : "unknown");
+	fputc(' ', out);
+	metadata_value(out, m->cpu.codename && *m->cpu.codename ? m->cpu.codename : "unknown");
+	fprintf(out, " packages=%u numa_nodes=%zu cores=%u cpus=%zu allowed_cpus=%u "
 		     "l3_domains=%zu memory_bytes=%llu (%s, %s)\n",
-		m->cpu.vendor[0] ? m->cpu.vendor : "unknown",
-		m->cpu.codename && *m->cpu.codename ? m->cpu.codename : "unknown",
 		t->packages, t->nnodes, t->cores, t->npus, t->allowed_pus, t->cache[TOPO_L3].count,
 		*memory, h, t->source ? "the topology's NUMA nodes" : "MemAvailable");
-	fprintf(out, "preset=%s kernels=%zu repetitions=%d min_time_s=%g placement=%s membind=%s "
-		     "pages=%s\n", o->preset, o->sel.n, o->repetitions, o->min_time, o->placement.spec,
-		o->membind_name, page_policy_name[o->pages]);
-	if (o->sel.skipped && o->sel.skipped[0])
-		fprintf(out, "# skipped kernels: %s%s\n", o->sel.skipped,
-			m->cpuid_file || !t->source ? "" : " (a topology has no ISA: give --cpuid too)");
+	fprintf(out, "preset=%s kernels=%zu repetitions=%d min_time_s=%g placement=", o->preset,
+		o->sel.n, o->repetitions, o->min_time);
+	metadata_value(out, o->placement.spec);
+	fputs(" membind=", out);
+	metadata_value(out, o->membind_name);
+	fprintf(out, " pages=%s\n", page_policy_name[o->pages]);
+	if (o->sel.skipped && o->sel.skipped[0]) {
+		fputs("# skipped kernels: ", out);
+		metadata_value(out, o->sel.skipped);
+		fprintf(out, "%s\n", m->cpuid_file || !t->source ? "" :
+			" (a topology has no ISA: give --cpuid too)");
+	}
 	fprintf(out, "# sizes: L1d, L2, L3, LLC are a thread's share at each thread count; DRAM = "
 		     DRAM_RULE_TEXT "\n");
 	fprintf(out, "# model: " DRYRUN_MODEL_TEXT "\n");

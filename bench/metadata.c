@@ -56,11 +56,20 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-/*
- * One key=value line, whatever the value holds: control characters become spaces (one line per
- * key) and a byte that is not part of valid UTF-8 is written as the four characters \xHH, so
- * every reader can decode the file as UTF-8 (a file name given in Latin-1 stays recognisable).
- */
+void metadata_value(FILE *out, const char *value)
+{
+	for (const unsigned char *p = (const unsigned char *)(value ? value : ""); *p;) {
+		size_t n = utf8_len(p);
+
+		if (!n)
+			fprintf(out, "\\x%02X", *p++);
+		else if (n == 1 && (*p < 0x20 || *p == 0x7f))
+			fputc(' ', out), p++;
+		else
+			fwrite(p, 1, n, out), p += n;
+	}
+}
+
 void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt, ...)
 {
 	va_list ap;
@@ -73,16 +82,7 @@ void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt
 	if (len < 0)
 		value = NULL;
 	fprintf(out, "%s%s=", prefix, key);
-	for (const unsigned char *p = (const unsigned char *)(value ? value : ""); *p;) {
-		size_t n = utf8_len(p);
-
-		if (!n)
-			fprintf(out, "\\x%02X", *p++);
-		else if (n == 1 && (*p < 0x20 || *p == 0x7f))
-			fputc(' ', out), p++;
-		else
-			fwrite(p, 1, n, out), p += n;
-	}
+	metadata_value(out, value);
 	fputc('\n', out);
 	free(value);
 }

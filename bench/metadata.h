@@ -20,8 +20,16 @@ void metadata_machine(FILE *out, const char *prefix, const struct machine *m);
 void metadata_build_id(FILE *out, const char *prefix);
 void metadata_build_flags(FILE *out, const char *prefix);
 
-/* One more line in the same format, for keys only the caller knows (UTC time, command line). */
+/*
+ * One more line in the same format, for keys only the caller knows (UTC time, command line),
+ * whatever the value holds: control characters become spaces (one line per key) and a byte that
+ * is not part of valid UTF-8 is written as the four characters \xHH, so every reader can decode
+ * the file as UTF-8 (a file name given in Latin-1 stays recognisable).
+ */
 void metadata_kv(FILE *out, const char *prefix, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* A value as metadata_kv writes it, for a line of several key=value (the dry run's plan). */
+void metadata_value(FILE *out, const char *value);
 
 #endif

@@ -7,6 +7,7 @@
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -216,6 +217,17 @@ def test_replay():
         check(r.returncode == 0 and f"replayed=topology:{gnr[1]}" in r.stdout,
               f"HWLOC_XMLFILE dry run: {r.stderr!r}")
         check(os.listdir(tmp) == [], f"dry runs wrote {os.listdir(tmp)}")
+    # a newline in a replayed file's name stays inside its value (issue 21.13): the old plan got
+    # a line 'fits=yes.xml' of its own
+    with tempfile.TemporaryDirectory() as tmp:
+        odd = os.path.join(tmp, "x\nfits=yes.xml")
+        shutil.copy(gnr[1], odd)
+        r = sb("run", "--dry-run", "--kernels", "memset", "--topology", odd, cwd=tmp)
+        lines = r.stdout.splitlines()
+        check(r.returncode == 0 and not any(ln.startswith("fits=") for ln in lines) and
+              any(ln.startswith("replayed=") and ln.endswith("x fits=yes.xml") for ln in lines),
+              f"a newline in the topology's name: exit {r.returncode}, "
+              f"{[ln for ln in lines if 'fits=yes.xml' in ln]}")
 
 
 def test_rows():
