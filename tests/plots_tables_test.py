@@ -143,6 +143,12 @@ def badinput(src):
         with open(headonly, "w") as f:
             f.write("".join(l for l in text.splitlines(True)[:200] if l.startswith("#")))
             f.write(next(l for l in text.splitlines(True) if not l.startswith("#")))
+        # a short row is named by its line in the file, '#' lines counted (issue 21.17)
+        lines = text.splitlines(True)
+        bad_at = [i for i, l in enumerate(lines) if not l.startswith("#")][5]
+        short = os.path.join(tmp, "short.csv")
+        with open(short, "w") as f:
+            f.write("".join(lines[:bad_at] + ["memset,1,2\n"] + lines[bad_at + 1:]))
         fifo = os.path.join(tmp, "fifo.csv")
         os.mkfifo(fifo)
         # /dev/zero grew the reader until MemoryError, a FIFO without a writer blocked it
@@ -150,7 +156,7 @@ def badinput(src):
         cases = [(os.path.join(tmp, "absent.csv"), "no such file"), (empty, "empty"),
                  (nocol, "ticks_per_call_median"), (headonly, "no data rows"),
                  ("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
-                 (tmp, "is a directory")]
+                 (tmp, "is a directory"), (short, "line %d has 3 fields" % (bad_at + 1))]
         tried = 0
         for tool in ("table", "plot", "compare-cpus"):
             # compare-cpus reads no ticks column

@@ -148,8 +148,8 @@ def load(path, required=()):
     except inputs.InputError as e:
         raise CsvError("%s: %s%s" % (path, e, ", not a CSV" if str(e) == "is a directory" else ""))
     lines = [_decode(path, n, raw) for n, raw in enumerate(data.splitlines(), 1)]
-    meta, meta_lines, body = {}, [], []
-    for line in lines:
+    meta, meta_lines, body, where = {}, [], [], []
+    for lineno, line in enumerate(lines, 1):
         if line.startswith("#"):
             key, eq, value = line[1:].strip().partition("=")
             if eq and key.strip():
@@ -158,6 +158,7 @@ def load(path, required=()):
             continue
         if line.strip():
             body.append(line)
+            where.append(lineno)  # the file's line, as an editor shows it
     if not body:
         raise CsvError("%s: empty CSV (no header line)" % path)
     reader = csv.reader(body)
@@ -165,10 +166,11 @@ def load(path, required=()):
     if len(set(columns)) != len(columns) or "" in columns:
         raise CsvError("%s: malformed header (empty or repeated column names)" % path)
     rows = []
-    for lineno, fields in enumerate(reader, 2):
+    for fields in reader:
         if len(fields) != len(columns):
-            raise CsvError("%s: data line %d has %d fields, header has %d" % (
-                path, lineno, len(fields), len(columns)))
+            raise CsvError("%s: line %d has %d fields, the header (line %d) has %d" % (
+                path, where[min(reader.line_num, len(where)) - 1], len(fields), where[0],
+                len(columns)))
         rows.append(dict(zip(columns, fields)))
     if not rows:
         raise CsvError("%s: no data rows (header only)" % path)
