@@ -173,6 +173,27 @@ def badinput(src):
             r = run([os.path.join(src, "scripts", tool), "--no-such-option", fixture])
             if r.returncode != 2 or len(r.stderr.splitlines()) != 1:
                 fail("%s --no-such-option: exit %d, stderr %r" % (tool, r.returncode, r.stderr))
+        # compare-cpus -o follows plot's folder rules (issue 21.12): the old one wrote through
+        # a symlink at compare-cpus.md into the file it named
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        trap = os.path.join(tmp, "trap")
+        os.mkdir(trap)
+        os.symlink(victim, os.path.join(trap, "compare-cpus.md"))
+        pair = [fixture, os.path.join(src, PAIRED)]
+        r = run([os.path.join(src, "scripts", "compare-cpus"), "-o", trap] + pair)
+        with open(victim) as f:
+            kept = f.read() == "precious\n"
+        if r.returncode != 2 or len(r.stderr.splitlines()) != 1 or not kept:
+            fail("compare-cpus -o over a symlink: exit %d, stderr %r, the file it names %s"
+                 % (r.returncode, r.stderr, "kept" if kept else "overwritten"))
+        fresh = os.path.join(tmp, "cmp")
+        for n in (1, 2):
+            r = run([os.path.join(src, "scripts", "compare-cpus"), "-o", fresh] + pair)
+            if r.returncode != 0 or not os.path.isfile(os.path.join(fresh, "compare-cpus.md")):
+                fail("compare-cpus -o a folder of its own, run %d: exit %d, %r"
+                     % (n, r.returncode, r.stderr))
         if os.path.exists(os.path.join(tmp, "out")) and os.listdir(os.path.join(tmp, "out")):
             fail("plot left files behind after bad input: %s" % os.listdir(os.path.join(tmp, "out")))
         print("ok: %d bad inputs, each one stderr line and exit 2" % (tried + 3))

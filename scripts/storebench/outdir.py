@@ -47,11 +47,14 @@ def claim(folder, sources):
     return manifest[1]
 
 
-def commit(folder, stage, written, earlier, sources):
-    """Move the staged files in, remove the earlier plots of these CSVs not drawn again, and
-    write the manifest (by rename, so it is whole or absent)."""
+def commit(folder, stage, written, earlier, sources, in_place=()):
+    """Move the staged files in (a rename: a symlink put at a name is replaced, never followed),
+    remove the earlier files of these CSVs not written again, and write the manifest (by rename,
+    so it is whole or absent).  in_place: names this command filled in the folder by another way
+    (compare-cpus' overlay folder, scripts/plot's own), recorded as its too."""
     for f in written:
         os.replace(os.path.join(stage, f), os.path.join(folder, f))
+    written = list(written) + [f for f in in_place if f not in written]
     for f in set(earlier) - set(written):
         try:
             os.unlink(os.path.join(folder, f))
