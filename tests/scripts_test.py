@@ -202,6 +202,22 @@ def part_escape(tmp):
     r = tool("trend", "--point", "t@l1", machine, cwd=tmp)
     check(r.returncode == 0 and os.path.getsize(os.path.join(machine, "trend.png")) > 5000,
           "trend in a folder named %r: exit %d %r" % (EVIL, r.returncode, r.stderr[-300:]))
+    # one malformed night is left out and named, not the end of every trend plot (issue
+    # 21.10); --include takes a run folder of this machine only (issue 21.14)
+    os.makedirs(os.path.join(machine, "2026-12-01"))
+    with open(os.path.join(machine, "2026-12-01", "nightly.csv"), "w") as f:
+        f.write("kernel,gbps_median\nmemset\n")
+    with open(os.path.join(machine, "2026-12-01", "gate.json"), "w") as f:
+        f.write("{}\n")
+    r = tool("trend", "--point", "t@l1", machine, cwd=tmp)
+    check(r.returncode == 0 and "run 2026-12-01 left out" in r.stderr,
+          "trend with one malformed night: exit %d %r" % (r.returncode, r.stderr[-300:]))
+    elsewhere = os.path.join(tmp, "elsewhere", "2026-11-30")
+    os.makedirs(elsewhere)
+    shutil.copy(FIXTURE, os.path.join(elsewhere, "nightly.csv"))
+    for inc in (elsewhere, os.path.join(machine, "2026-12-09")):
+        r = tool("trend", "--point", "t@l1", "--include", inc, machine, cwd=tmp)
+        one_line_exit2(r, "--include", "trend --include %s" % inc)
     # a CSV whose path and CPU name carry the same text, plotted alone and overlaid
     folder = os.path.join(tmp, "csv " + EVIL)
     os.makedirs(folder)
