@@ -90,6 +90,13 @@ def edit_csv(src, dst, row_fn=None, meta_extra=b""):
 # ---- parts ---------------------------------------------------------------------------------
 
 def part_run(tmp):
+    # every script's --help: exit 0 and one usage line (table's docstring was a second one;
+    # history lists each command's usage on purpose)
+    for name in ("table", "plot", "compare-cpus", "trend", "nightly", "advise"):
+        r = tool(name, "--help")
+        usage = [ln for ln in r.stdout.splitlines() if ln.lower().startswith("usage:")]
+        check(r.returncode == 0 and len(usage) == 1,
+              "%s --help: exit %d, usage lines %s" % (name, r.returncode, usage))
     # Installed layout (scripts/ without a source tree around it): results under the caller's
     # ./results, so two runs started together share one results/<machine>/ folder.
     inst = os.path.join(tmp, "inst")
