@@ -94,6 +94,34 @@ def git_mode(tmp):
               f"{args}: exit 2, one line, no command run; got {r.returncode}: {lines}, "
               f"injected file {os.path.exists(os.path.join(tmp, 'injected'))}")
 
+    # A branch of code is never a history branch (issue 21.2): the old prune --squash made the
+    # remote's main one commit, and save committed results onto it.
+    code = os.path.join(tmp, "code")
+    subprocess.run(["git", "init", "-q", "-b", "main", code], check=True)
+    with open(os.path.join(code, "CMakeLists.txt"), "w") as f:
+        f.write("project(x C)\n")
+    ident = ["-c", "user.name=t", "-c", "user.email=t@localhost"]
+    subprocess.run(["git", "-C", code, "add", "."], check=True)
+    for n in (1, 2):
+        subprocess.run(["git", "-C", code, *ident, "commit", "-q", "--allow-empty", "-m",
+                        "code %d" % n], check=True)
+    subprocess.run(["git", "-C", code, "push", "-q", remote, "main"], check=True)
+    before = subprocess.run(["git", "--git-dir", remote, "rev-parse", "main"],
+                            capture_output=True, text=True).stdout
+    for args in (["prune", "--squash", "--branch", "main", "--remote", remote],
+                 ["save", "--branch", "main", "--remote", remote, "--machine-id", "m",
+                  "--results-dir", os.path.join(tmp, "none")],
+                 ["restore", "--branch", "main", "--remote", remote, "--machine-id", "m",
+                  "--results-dir", os.path.join(tmp, "none")]):
+        r = history(*args, cwd=tmp)
+        lines = r.stderr.strip().splitlines()
+        after = subprocess.run(["git", "--git-dir", remote, "rev-parse", "main"],
+                               capture_output=True, text=True).stdout
+        check(r.returncode == 2 and len(lines) == 1 and "no storebench history branch" in
+              lines[0] and after == before,
+              f"{args[0]} --branch main (code): exit 2, one line, main untouched; got "
+              f"{r.returncode}: {lines}, main {'kept' if after == before else 'REWRITTEN'}")
+
     # Before the first save the branch does not exist: nothing restored, nothing created.
     env = {"STOREBENCH": STOREBENCH}
     mid = subprocess.run([NIGHTLY, "--print-machine-id"], capture_output=True, text=True,

@@ -4,7 +4,9 @@
 # never lose a baseline or the trend, so the runs live where the fleet already keeps its code.
 """The history branch (default storebench-history) holds one folder per machine id, each with the
 machine's run folders exactly as scripts/nightly writes them: <machine-id>/<UTC date>[-N]/.
-It is an orphan branch: no commit on it shares history with the code.
+It is an orphan branch: no commit on it shares history with the code.  Every commit holds
+MARKER at its root; a branch without it (and with anything but run folders) is refused, so a
+slip of --branch never rewrites a branch of code.
 
 Every command works without touching a work tree, HEAD or any local branch: the branch is
 fetched (one commit deep) into the private ref refs/storebench-history/<branch> of the current
@@ -33,6 +35,10 @@ from storebench.nightly import runs
 BRANCH = "storebench-history"
 IMAGES = (".png", ".svg")
 MACHINE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+# At the root of every history commit: what makes a branch one this tool may rewrite.  A branch
+# of code (prune --squash --branch main once squashed one into a single commit) never has it.
+MARKER = ".storebench-history"
+MARKER_TEXT = "storebench run history: <machine-id>/<run>/ folders, written by scripts/history\n"
 # Words of git push's refusal when the branch moved under it (another machine saved first).
 MOVED = ("non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref",
          "stale info")
@@ -93,7 +99,22 @@ class Store:
             return None
         self.git("fetch", "--quiet", "--no-tags", "--depth", "1", self.remote,
                  f"+refs/heads/{self.branch}:{self.ref}")
-        return self.git("rev-parse", "--verify", self.ref + "^{commit}").stdout.strip()
+        tip = self.git("rev-parse", "--verify", self.ref + "^{commit}").stdout.strip()
+        self.must_be_history(tip)
+        return tip
+
+    def must_be_history(self, tip):
+        """HistoryError unless TIP is a history commit: MARKER at its root, or (a branch saved
+        before the marker) nothing but <machine-id>/<run>/ files."""
+        files = self.paths(tip)
+        if MARKER in files:
+            return
+        odd = [p for p in files if not (len(p.split("/")) >= 3 and MACHINE_ID.fullmatch(
+            p.split("/")[0]) and runs.run_key(p.split("/")[1]))]
+        if odd or not files:
+            raise HistoryError(f"{self.branch} at {self.remote} is no storebench history branch "
+                               f"(no {MARKER}; it holds {odd[0] if odd else 'nothing'}): "
+                               "refusing to read or write it; give --branch a history branch")
 
     def paths(self, tip, under=""):
         """Every file of the tip's tree (under a folder when given)."""
@@ -127,6 +148,11 @@ class Store:
             env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
             self.git("read-tree", *([tip] if tip else ["--empty"]), env=env)
             gone = [p for folder in remove for p in self.paths(tip, folder + "/")]
+            if MARKER not in self.paths(tip):
+                marker = os.path.join(tmp, "marker")
+                with open(marker, "w") as f:
+                    f.write(MARKER_TEXT)
+                add = dict(add, **{MARKER: marker})
             info = ["0 %s\t%s" % ("0" * 40, p) for p in gone]
             if add:
                 names = sorted(add)
