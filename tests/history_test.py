@@ -175,6 +175,17 @@ def git_mode(tmp):
                            capture_output=True, text=True).stdout
     check(st == "" and heads == "", f"the checkout's index and branches untouched: {st}{heads}")
 
+    # A file with a line break in its name is left out and named, the night still saved (issue
+    # 21.3: the old save exited 2 and saved nothing of it).
+    tiny_run(os.path.join(res, "m5", today))
+    with open(os.path.join(res, "m5", today, "odd\nname.txt"), "w") as f:
+        f.write("x\n")
+    r = history("save", "--remote", remote, "--results-dir", res, "--machine-id", "m5", cwd=tmp)
+    check(r.returncode == 0 and f"m5/{today}" in branch_runs(remote) and
+          "'odd\\nname.txt'" in r.stderr,
+          f"save with an odd file name: exit {r.returncode}, {r.stderr.strip()[-300:]}")
+    runs = branch_runs(remote)
+
     # Prune by age: the 2020 runs go, today's stays; a dry run changes nothing.
     r = history("prune", "--remote", remote, "--days", "30", "--machine-id", mid, "--dry-run",
                 cwd=tmp)

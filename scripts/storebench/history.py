@@ -246,16 +246,23 @@ def restore(store, results_dir, machine_id):
     return names
 
 
-def run_files(run_dir, images):
-    """{path under the run folder: local file} of the files a run keeps on the branch."""
+def run_files(run_dir, images, log=print):
+    """{path under the run folder: local file} of the files a run keeps on the branch.  A name
+    git's path lists cannot carry (a line break in it) is left out and logged: one odd file must
+    not keep a night from being saved."""
     found = {}
     for dirpath, dirs, files in os.walk(run_dir):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         for f in files:
             path = os.path.join(dirpath, f)
-            if os.path.isfile(path) and not os.path.islink(path) and (
-                    images or not f.endswith(IMAGES)):
-                found[os.path.relpath(path, run_dir)] = path
+            rel = os.path.relpath(path, run_dir)
+            if not (os.path.isfile(path) and not os.path.islink(path) and (
+                    images or not f.endswith(IMAGES))):
+                continue
+            if "\n" in rel or "\r" in rel:
+                log(f"not saved: {os.path.basename(run_dir)}/{rel!r} (a line break in its name)")
+                continue
+            found[rel] = path
     return found
 
 
@@ -280,7 +287,8 @@ def save(store, results_dir, machine_id, run=None, images=False, retries=5):
         add = {}
         for r in chosen:
             add.update({f"{machine_id}/{r}/{p}": f
-                        for p, f in run_files(os.path.join(machine_dir, r), images).items()})
+                        for p, f in run_files(os.path.join(machine_dir, r), images,
+                                              store.log).items()})
         saved[:] = chosen
         if not add:
             return None
