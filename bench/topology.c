@@ -271,6 +271,9 @@ struct topology *topology_load(const char *xml, char *err, size_t errlen)
 	const char *backend, *env = getenv("HWLOC_XMLFILE");
 	bool live;
 
+	/* hwloc's own XML parser, not libxml2's: an inline DTD (<!DOCTYPE topology [ ... ]>)
+	 * crashes hwloc 2.9's libxml importer, and a topology file is whatever a user gives */
+	setenv("HWLOC_LIBXML_IMPORT", "0", 1);
 	if (!t || hwloc_topology_init(&h)) {
 		free(t);
 		snprintf(err, errlen, "out of memory");

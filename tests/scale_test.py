@@ -217,6 +217,20 @@ def test_replay():
         check(r.returncode == 0 and f"replayed=topology:{gnr[1]}" in r.stdout,
               f"HWLOC_XMLFILE dry run: {r.stderr!r}")
         check(os.listdir(tmp) == [], f"dry runs wrote {os.listdir(tmp)}")
+    # an inline DTD crashed hwloc's libxml importer (issue 21.4: SIGSEGV in info, list and the
+    # dry run); hwloc's own parser reads the file
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(gnr[1]) as f:
+            text = f.read()
+        dtd = os.path.join(tmp, "dtd.xml")
+        with open(dtd, "w") as f:
+            f.write(re.sub(r"<!DOCTYPE[^>]*>", '<!DOCTYPE topology [ <!ELEMENT topology ANY> '
+                           '<!ENTITY x "y"> ]>', text, count=1))
+        for args in (["info", "--topology", dtd], ["run", "--dry-run", "--kernels", "memset",
+                                                   "--topology", dtd]):
+            r = sb(*args, cwd=tmp)
+            check(r.returncode == 0, f"{args[0]} of a topology with an inline DTD: exit "
+                  f"{r.returncode} {r.stderr.strip()[-200:]}")
     # a newline in a replayed file's name stays inside its value (issue 21.13): the old plan got
     # a line 'fits=yes.xml' of its own
     with tempfile.TemporaryDirectory() as tmp:
