@@ -31,9 +31,15 @@ int machine_option(const char *cmd, int argc, char **argv, int *i, struct machin
 	return 0;
 }
 
+/* hwloc's variables that load another machine's topology, or this one's from elsewhere: a run
+ * under any of them would pin threads and size caches by what is not this machine (with
+ * HWLOC_SYNTHETIC a run crashed writing its metadata and left two empty files). */
+static const char *const replay_env[] = { "HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "HWLOC_FSROOT",
+					  "HWLOC_CPUID_PATH", "HWLOC_COMPONENTS",
+					  "HWLOC_THISSYSTEM" };
+
 bool machine_refuse_replay(const char *cmd, int argc, char **argv)
 {
-	const char *env = getenv("HWLOC_XMLFILE");
 
 	for (int i = 1; i < argc; i++)
 		for (size_t k = 0; k < sizeof replay_opts / sizeof replay_opts[0]; k++) {
@@ -47,10 +53,15 @@ bool machine_refuse_replay(const char *cmd, int argc, char **argv)
 				return true;
 			}
 		}
-	if (env && *env) {
-		fprintf(stderr, "%s: HWLOC_XMLFILE '%s' replaces this machine's topology, and a "
-				"replayed machine is never measured: unset it to run (or plan with --dry-run)\n", cmd, env);
-		return true;
+	for (size_t k = 0; k < sizeof replay_env / sizeof replay_env[0]; k++) {
+		const char *env = getenv(replay_env[k]);
+
+		if (env && *env) {
+			fprintf(stderr, "%s: %s '%s' replaces this machine's topology, and a replayed "
+					"machine is never measured: unset it to run (or plan with "
+					"--dry-run)\n", cmd, replay_env[k], env);
+			return true;
+		}
 	}
 	return false;
 }

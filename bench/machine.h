@@ -37,7 +37,9 @@ void machine_replayed(const struct machine *m, char *buf, size_t len);
 
 /*
  * storebench run measures only the machine it runs on: true, after one stderr line, when argv
- * names --topology or --cpuid or HWLOC_XMLFILE is set.
+ * names --topology or --cpuid or an hwloc variable that loads another topology is set
+ * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT, HWLOC_CPUID_PATH, HWLOC_COMPONENTS,
+ * HWLOC_THISSYSTEM).
  */
 bool machine_refuse_replay(const char *cmd, int argc, char **argv);
 

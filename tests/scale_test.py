@@ -212,6 +212,14 @@ def test_replay():
         check(r.returncode == 2 and "--membind '6'" in r.stderr, f"--membind 6: {r.stderr!r}")
         r = sb("run", "--dry-run", "--preset", "quick", cwd=tmp)
         check(r.returncode == 0 and "replayed=no" in r.stdout, f"this machine: {r.stderr!r}")
+        # every hwloc variable that loads another topology keeps a real run from measuring
+        # (issue 21.5: HWLOC_SYNTHETIC crashed one and left two empty files)
+        for var, val in (("HWLOC_SYNTHETIC", "pack:2 core:4 pu:2"), ("HWLOC_FSROOT", tmp),
+                         ("HWLOC_XMLFILE", gnr[1])):
+            r = sb("run", "--kernels", "memset", "--call", "4KiB", "--threads", "1",
+                   "--repetitions", "1", env=dict(os.environ, **{var: val}), cwd=tmp)
+            check(r.returncode == 2 and var in r.stderr and len(r.stderr.splitlines()) == 1,
+                  f"run under {var}: exit {r.returncode}, {r.stderr.strip()[-300:]}")
         env = dict(os.environ, HWLOC_XMLFILE=gnr[1])
         r = sb("run", "--dry-run", "--kernels", "memset", env=env, cwd=tmp)
         check(r.returncode == 0 and f"replayed=topology:{gnr[1]}" in r.stdout,
