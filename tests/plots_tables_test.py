@@ -149,6 +149,19 @@ def badinput(src):
         short = os.path.join(tmp, "short.csv")
         with open(short, "w") as f:
             f.write("".join(lines[:bad_at] + ["memset,1,2\n"] + lines[bad_at + 1:]))
+        # an implausible GB/s: one rule and one message for every reader (issue 21.15: table
+        # printed -5.00, compare-cpus a dash, plot gnuplot's error)
+        head_at = [i for i, l in enumerate(lines) if not l.startswith("#")][0]
+        col = lines[head_at].rstrip("\n").split(",").index("gbps_median")
+        odd_gbps = []
+        for v in ("-5", "0", "1e308", "nan"):
+            f_ = lines[head_at + 1].rstrip("\n").split(",")
+            f_[col] = v
+            path = os.path.join(tmp, "gbps%s.csv" % v)
+            with open(path, "w") as f:
+                f.write("".join(lines[:head_at + 1] + [",".join(f_) + "\n"] +
+                                lines[head_at + 2:]))
+            odd_gbps.append((path, "gbps_median '%s' is no bandwidth" % v))
         fifo = os.path.join(tmp, "fifo.csv")
         os.mkfifo(fifo)
         # /dev/zero grew the reader until MemoryError, a FIFO without a writer blocked it
@@ -156,7 +169,8 @@ def badinput(src):
         cases = [(os.path.join(tmp, "absent.csv"), "no such file"), (empty, "empty"),
                  (nocol, "ticks_per_call_median"), (headonly, "no data rows"),
                  ("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
-                 (tmp, "is a directory"), (short, "line %d has 3 fields" % (bad_at + 1))]
+                 (tmp, "is a directory"), (short, "line %d has 3 fields" % (bad_at + 1))] + \
+            odd_gbps
         tried = 0
         for tool in ("table", "plot", "compare-cpus"):
             # compare-cpus reads no ticks column

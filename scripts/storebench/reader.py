@@ -138,6 +138,21 @@ def _decode(path, lineno, raw):
                            path, lineno, raw[e.start], e.start + 1))
 
 
+# The GB/s a row may hold: every reader (table, plot, compare-cpus, trend, nightly) refuses
+# the same rows with the same message, instead of printing -5.00, a dash or gnuplot's error.
+GBPS_COLUMNS = ("gbps_median", "gbps_mean", "gbps_min", "gbps_max", "gbps_ci_low",
+                "gbps_ci_high")  # read_gbps is 0 where nothing is read
+GBPS_MAX = 1e6  # 1 PB/s: above any memory system's aggregate store rate
+
+
+def _plausible_gbps(text):
+    try:
+        v = float(text)
+    except ValueError:
+        return False
+    return 0 < v < GBPS_MAX  # also false for nan and inf
+
+
 def load(path, required=()):
     """Read path; metadata lines are '# key=value' anywhere in the file, before the header or
     between and after the rows (other '#' lines are kept out of the way as comments).  Raises
@@ -171,7 +186,14 @@ def load(path, required=()):
             raise CsvError("%s: line %d has %d fields, the header (line %d) has %d" % (
                 path, where[min(reader.line_num, len(where)) - 1], len(fields), where[0],
                 len(columns)))
-        rows.append(dict(zip(columns, fields)))
+        row = dict(zip(columns, fields))
+        for c in GBPS_COLUMNS:
+            v = row.get(c, "")
+            if v and not _plausible_gbps(v):
+                raise CsvError("%s: line %d: %s '%s' is no bandwidth (want GB/s above 0 and "
+                               "below %g)" % (path, where[min(reader.line_num, len(where)) - 1],
+                                              c, v, GBPS_MAX))
+        rows.append(row)
     if not rows:
         raise CsvError("%s: no data rows (header only)" % path)
     run = Run(path, meta, columns, rows, meta_lines)
