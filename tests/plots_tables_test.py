@@ -9,6 +9,7 @@
        plots_tables_test.py shares SRCDIR
        plots_tables_test.py steps SRCDIR
        plots_tables_test.py answer SRCDIR
+       plots_tables_test.py outdir_faults SRCDIR
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -399,6 +400,49 @@ def answer(src):
     return 0
 
 
+def outdir_faults(src):
+    """A CSV whose name is not UTF-8 plots twice into its folder (its manifest keeps the name);
+    a full disk is one line, exit 1, and the folder is left as the next run accepts it (issue
+    21.6: tracebacks, and a folder without its manifest that plot then refused).  The full disk
+    is a tiny tmpfs: skipped where mounting one is not allowed."""
+    tmp = tempfile.mkdtemp(prefix="sb-outdir-")
+    plot = os.path.join(src, "scripts", "plot")
+    try:
+        odd = os.path.join(tmp.encode(), b"x\xe9.csv")
+        shutil.copy(os.path.join(src, FIXTURE), odd)
+        for n in (1, 2):
+            r = run([plot, "--only", "bandwidth", "--format", "svg", os.fsdecode(odd)],
+                    errors="surrogateescape")  # it prints the file names it wrote
+            if r.returncode != 0 or r.stderr:
+                fail("plot of a non-UTF-8 CSV name, run %d: exit %d, %r" % (n, r.returncode,
+                                                                           r.stderr[-300:]))
+        full = os.path.join(tmp, "full")
+        os.mkdir(full)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", full],
+                          capture_output=True).returncode != 0:
+            print("ok: non-UTF-8 name; skip: cannot mount a tmpfs for the full disk")
+            return SKIP
+        try:
+            csv = os.path.join(full, "a.csv")
+            shutil.copy(os.path.join(src, FIXTURE), csv)
+            r = run([plot, csv])
+            lines = r.stderr.splitlines()
+            if r.returncode != 1 or len(lines) != 1 or "No space left" not in lines[0]:
+                fail("plot on a full disk: exit %d, stderr %r" % (r.returncode, r.stderr[-500:]))
+            # room again: the folder the failed run left is accepted
+            subprocess.run(["mount", "-o", "remount,size=32m", full], check=True)
+            r = run([plot, csv])
+            if r.returncode != 0:
+                fail("plot after the disk had room again: exit %d, %r" % (r.returncode, r.stderr))
+        finally:
+            subprocess.run(["umount", full])
+        print("ok: a non-UTF-8 CSV name plots twice; a full disk is one line, exit 1, and the "
+              "folder is used again")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == "render":
         return render(argv[1], argv[2])
@@ -414,6 +458,8 @@ def main(argv):
         return steps(argv[1])
     if len(argv) == 2 and argv[0] == "answer":
         return answer(argv[1])
+    if len(argv) == 2 and argv[0] == "outdir_faults":
+        return outdir_faults(argv[1])
     sys.stderr.write(__doc__ + "\n")
     return 2
 

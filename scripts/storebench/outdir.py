@@ -13,9 +13,14 @@ class OutdirError(Exception):
     """The folder cannot be used; str(e) is one line."""
 
 
+# File names are bytes to the system: one that is not UTF-8 (a Latin-1 CSV name) goes through
+# the manifest as Python keeps it, in both directions.
+_NAMES = dict(encoding="utf-8", errors="surrogateescape")
+
+
 def _read(folder):
     try:
-        with open(os.path.join(folder, MANIFEST)) as f:
+        with open(os.path.join(folder, MANIFEST), **_NAMES) as f:
             lines = f.read().splitlines()
     except FileNotFoundError:
         return None
@@ -48,19 +53,23 @@ def claim(folder, sources):
 
 
 def commit(folder, stage, written, earlier, sources, in_place=()):
-    """Move the staged files in (a rename: a symlink put at a name is replaced, never followed),
-    remove the earlier files of these CSVs not written again, and write the manifest (by rename,
-    so it is whole or absent).  in_place: names this command filled in the folder by another way
-    (compare-cpus' overlay folder, scripts/plot's own), recorded as its too."""
+    """Write the manifest in the stage first (a full disk fails here, with the folder as it
+    was), then move the staged files in (a rename: a symlink put at a name is replaced, never
+    followed), remove the earlier files of these CSVs not written again, and move the manifest
+    in (by rename, so it is whole or absent).  in_place: names this command filled in the
+    folder by another way (compare-cpus' overlay folder, scripts/plot's own), recorded as its
+    too.  OSError when the system refuses."""
+    names = list(written) + [f for f in in_place if f not in written]
+    part = os.path.join(stage, MANIFEST)
+    with open(part, "w", **_NAMES) as fh:
+        fh.write("".join("csv %s\n" % s for s in sources) + "".join("file %s\n" % f for f in names))
+        fh.flush()
+        os.fsync(fh.fileno())
     for f in written:
         os.replace(os.path.join(stage, f), os.path.join(folder, f))
-    written = list(written) + [f for f in in_place if f not in written]
-    for f in set(earlier) - set(written):
+    for f in set(earlier) - set(names):
         try:
             os.unlink(os.path.join(folder, f))
         except FileNotFoundError:
             pass
-    part = os.path.join(stage, MANIFEST)
-    with open(part, "w") as fh:
-        fh.write("".join("csv %s\n" % s for s in sources) + "".join("file %s\n" % f for f in written))
     os.replace(part, os.path.join(folder, MANIFEST))
