@@ -77,7 +77,10 @@ def git_mode(tmp):
                        (["prune", "--keep", "0"], "--keep"), (["save", "--run", tmp], "--run"),
                        (["save", "--machine-id", "a/b"], "--machine-id"),
                        (["restore", "--machine-id", "m", "--remote", os.path.join(tmp, "none")],
-                        "git ls-remote")]:
+                        "git ls-remote"),
+                       # issue 21.19: '*' fetched every branch, HEAD made refs/heads/HEAD
+                       (["list", "--remote", remote, "--branch", "*"], "not a branch name"),
+                       (["list", "--remote", remote, "--branch", "HEAD"], "not a branch name")]:
         r = history(*args, cwd=tmp)
         lines = r.stderr.strip().splitlines()
         check(r.returncode == 2 and len(lines) == 1 and text in r.stderr,
