@@ -274,6 +274,7 @@ struct topology *topology_load(const char *xml, char *err, size_t errlen)
 	/* hwloc's own XML parser, not libxml2's: an inline DTD (<!DOCTYPE topology [ ... ]>)
 	 * crashes hwloc 2.9's libxml importer, and a topology file is whatever a user gives */
 	setenv("HWLOC_LIBXML_IMPORT", "0", 1);
+	setenv("HWLOC_HIDE_ERRORS", "2", 0); /* its own stderr lines: the caller says why, once */
 	if (!t || hwloc_topology_init(&h)) {
 		free(t);
 		snprintf(err, errlen, "out of memory");
@@ -283,7 +284,9 @@ struct topology *topology_load(const char *xml, char *err, size_t errlen)
 	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_ALL);
 	if ((xml && hwloc_topology_set_xml(h, xml)) || hwloc_topology_load(h)) {
 		snprintf(err, errlen, "hwloc cannot load it: %s",
-			 errno == EINVAL ? "not an hwloc XML topology" : strerror(errno));
+			 errno == EINVAL ? "not an hwloc XML topology" :
+			 errno ? strerror(errno) : "hwloc refused its contents (no NUMA node or no "
+						  "CPU in it?)");
 		hwloc_topology_destroy(h);
 		free(t);
 		return NULL;

@@ -6,11 +6,14 @@
 #include "cpu.h"
 #include "cpu_raw.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* XCR0 state components the OS must enable before vector code may run. */
+#define CPUID_DUMP_MAX (1 << 20) /* a dump of every leaf of one CPU is a few KiB */
 #define XCR0_SSE     (1u << 1)
 #define XCR0_AVX     (1u << 2)
 #define XCR0_OPMASK  (1u << 5)
@@ -187,12 +190,26 @@ void cpu_detect(struct cpu_info *info)
 int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen)
 {
 	struct cpu_raw_data_t raw;
-	libcpuid_warn_fn_t warn = cpuid_set_warn_function(NULL); /* dumps carry header lines it skips */
-	int rc = cpuid_deserialize_raw_data(&raw, dump);
+	struct stat st;
+	libcpuid_warn_fn_t warn;
+	int rc;
 
-	cpuid_set_warn_function(warn);
 	memset(info, 0, sizeof *info);
 	info->codename = "unknown";
+	/* libcpuid reads lines until the end: /dev/zero or a FIFO would never end, a directory
+	 * read as "no leaf 0 vendor" */
+	if (stat(dump, &st)) {
+		snprintf(err, errlen, "cannot read a CPUID dump: %s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > CPUID_DUMP_MAX) {
+		snprintf(err, errlen, "not a CPUID dump (%s)", S_ISDIR(st.st_mode) ? "a directory" :
+			 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 1 MiB");
+		return -1;
+	}
+	warn = cpuid_set_warn_function(NULL); /* dumps carry header lines it skips */
+	rc = cpuid_deserialize_raw_data(&raw, dump);
+	cpuid_set_warn_function(warn);
 	if (rc) {
 		snprintf(err, errlen, "cannot read a CPUID dump: %s", cpuid_error());
 		return -1;

@@ -239,6 +239,20 @@ def test_replay():
             r = sb(*args, cwd=tmp)
             check(r.returncode == 0, f"{args[0]} of a topology with an inline DTD: exit "
                   f"{r.returncode} {r.stderr.strip()[-200:]}")
+        # unusable replays say why in one line (issue 21.18 "cannot load it: Success", 21.7
+        # --cpuid /dev/zero never returned)
+        nonuma = os.path.join(tmp, "nonuma.xml")
+        with open(nonuma, "w") as f:
+            f.write(re.sub(r'<object type="NUMANode"[^>]*>.*?</object>', "",
+                           re.sub(r'<object type="NUMANode"[^>]*/>', "", text), flags=re.S))
+        for args, want in ((["--topology", nonuma], "no NUMA node"),
+                           (["--cpuid", tmp], "a directory"),
+                           (["--cpuid", "/dev/zero"], "not a regular file")):
+            r = sb("info", *args, cwd=tmp)
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and want in lines[0] and
+                  "Success" not in lines[0],
+                  f"info {args}: exit {r.returncode}, {lines}, want one line naming {want!r}")
     # a newline in a replayed file's name stays inside its value (issue 21.13): the old plan got
     # a line 'fits=yes.xml' of its own
     with tempfile.TemporaryDirectory() as tmp:
