@@ -129,6 +129,12 @@ def github():
              for ln in shell_lines(st.get("run", ""))]
     history_steps("workflow", steps)
     check(any("scripts/history prune" in ln for ln in lines), "workflow prunes the history")
+    # the scheduled night keeps the machine's profile thresholds (issue 21.23: a default of 5
+    # forced the metal threshold on vm runners), and turns exit 3 into a warning
+    inputs = on.get("workflow_dispatch", {}).get("inputs", {}) if isinstance(on, dict) else {}
+    check(not str(inputs.get("threshold", {}).get("default", "")).strip(),
+          "workflow: no default --threshold over the profile's")
+    check(any('"$status" -eq 3' in ln for ln in lines), "workflow: exit 3 is a warning")
 
 
 def gitlab():
