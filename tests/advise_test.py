@@ -189,6 +189,11 @@ def test_tunables():
     if ag.MEMSET_NON_TEMPORAL not in tun:
         notes = ag.check_tunables(loader, "%s=1048576" % ag.MEMSET_NON_TEMPORAL)
         check(notes and "unknown to this glibc" in notes[0], "2.40's tunable is unknown before 2.40")
+    # as glibc reads them (issue 21.11): -1 is 2^64-1, applied; a string tunable is applied as
+    # given, not "not a number"
+    for text in ("%s=-1" % ag.REP_STOSB, "glibc.cpu.hwcaps=-AVX2"):
+        notes = ag.check_tunables(loader, text)
+        check(notes == [], "%s applies (glibc takes it): %s" % (text, notes))
     out = subprocess.run([ADVISE, "--check", "glibc.cpu.no_such=1"], capture_output=True, text=True)
     check(out.returncode == 1 and "note: glibc.cpu.no_such: unknown" in out.stdout,
           "--check notes an unknown tunable, exit 1 (%d %r)" % (out.returncode, out.stdout))
@@ -240,6 +245,8 @@ def test_usage():
                            (["--min-time", "x"], "--min-time"), (["--for-threads", "3"], "--for-threads"),
                            (["--bogus"], "--bogus"), (["--sweep", os.path.join(tmp, "none.csv")], "none.csv"),
                            (["--min-size", "12 parsecs"], "--min-size"),
+                           # a threshold glibc does not apply: nothing to verify (issue 21.11)
+                           (["--verify", "glibc.cpu.x86_rep_stosb_threshold=0"], "not applied"),
                            (["--sweep", ELSEWHERE], os.path.basename(os.path.dirname(ELSEWHERE)))):
             out = subprocess.run([ADVISE] + args + ["--out", out_dir], capture_output=True, text=True,
                                  timeout=120)

@@ -269,6 +269,13 @@ def main(argv=None):
         if not any(r["kernel"] == am.REP for r in sweep.rows):
             cli.fail(PROG, "--sweep %s: no %s rows (a sweep of the path kernels is needed)" % (
                 args.sweep, am.REP))
+    if args.verify is not None:
+        # a memset threshold the loader does not apply leaves nothing to measure: bad input,
+        # refused before any folder exists (issue 21.11: a child with --call '', exit 1)
+        refused = [n for n in ag.check_tunables(start["loader"], args.verify, start["defaults"])
+                   if " not applied" in n and n.split("=")[0] in ag.MEMSET_TUNABLES]
+        if refused:
+            cli.fail(PROG, "--verify: %s; nothing to verify" % refused[0])
     utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     machine = meta.get("machine_id") or "unknown"
     # In a source tree results land in its results/ (as scripts/run does), installed in ./results.
@@ -437,7 +444,7 @@ def from_string(text, start, largest, rep):
         rep("  note: %s" % n)
     pairs, proposed, decisions = [], [], []
     for name, value in ag.parse_tunables(text):
-        cur, new = _value(start, name), ag.to_int(value)
+        cur, new = _value(start, name), ag.to_u64(value)
         if name in ag.MEMSET_TUNABLES and name in start["defaults"] and cur is not None \
                 and new is not None and new != cur:
             region = (min(cur, new), min(max(cur, new), largest))

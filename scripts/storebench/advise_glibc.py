@@ -58,6 +58,12 @@ def to_int(text):
         return None
 
 
+def to_u64(text):
+    """A tunable's number as glibc reads it, unsigned 64-bit (-1 is 2^64-1); None if none."""
+    v = to_int(text)
+    return None if v is None else v % (1 << 64)
+
+
 def list_tunables(loader, tunables=None):
     """{name: {"value": int or str, "min": int, "max": int}} as the loader reports them with
     GLIBC_TUNABLES=tunables (None: without the variable)."""
@@ -106,8 +112,12 @@ def check_tunables(loader, text, base=None):
         if name not in applied:
             notes.append("%s: unknown to this glibc (ignored; it is not in --list-tunables)" % name)
             continue
-        want = to_int(value) if value is not None else None
         have = applied[name]["value"]
+        if isinstance(have, str):  # a string tunable (glibc.cpu.hwcaps=-AVX2): applied as given
+            if have != (value or ""):
+                notes.append("%s=%s not applied: the loader reports %r" % (name, value, have))
+            continue
+        want = to_u64(value)  # -1 is 2^64-1 to glibc, not a refusal
         if want is None:
             notes.append("%s: value %r is not a number (glibc ignores it)" % (name, value))
         elif have != want:
