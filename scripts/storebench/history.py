@@ -57,6 +57,15 @@ def local_runs(machine_dir):
                   key=runs.run_key)
 
 
+def run_path(path):
+    """(machine id, run name) of a file of the branch inside a run folder
+    (<machine-id>/<run>/...), None for any other path."""
+    parts = path.split("/")
+    if len(parts) >= 3 and MACHINE_ID.fullmatch(parts[0]) and runs.run_key(parts[1]):
+        return parts[0], parts[1]
+    return None
+
+
 class Store:
     """The history branch of REMOTE, reached through one local repository's object store."""
 
@@ -109,8 +118,7 @@ class Store:
         files = self.paths(tip)
         if MARKER in files:
             return
-        odd = [p for p in files if not (len(p.split("/")) >= 3 and MACHINE_ID.fullmatch(
-            p.split("/")[0]) and runs.run_key(p.split("/")[1]))]
+        odd = [p for p in files if not run_path(p)]
         if odd or not files:
             raise HistoryError(f"{self.branch} at {self.remote} is no storebench history branch "
                                f"(no {MARKER}; it holds {odd[0] if odd else 'nothing'}): "
@@ -127,9 +135,9 @@ class Store:
         """{machine id: [run names, oldest first]} on the branch at TIP."""
         found = {}
         for p in self.paths(tip):
-            parts = p.split("/")
-            if len(parts) >= 3 and runs.run_key(parts[1]):
-                found.setdefault(parts[0], set()).add(parts[1])
+            where = run_path(p)
+            if where:
+                found.setdefault(where[0], set()).add(where[1])
         return {m: sorted(r, key=runs.run_key) for m, r in found.items()}
 
     def checkout(self, tip, files, dest):

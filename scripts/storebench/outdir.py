@@ -1,9 +1,10 @@
 # storebench/outdir.py — the output folder of a plot: fresh, or one this command filled before.
 # Python 3 standard library.  A plot folder is never shared: files of an earlier CSV would sit
 # beside the new ones as if they belonged to them, and a user's own files must never be replaced.
-"""claim(folder, sources) before writing; commit(...) moves the new files in and drops stale ones."""
+"""stage_in(folder, sources) before writing; commit(...) moves the new files in and drops stale ones."""
 
 import os
+import tempfile
 
 MANIFEST = ".storebench-plots"  # lists the CSVs a folder's plots are of, and the files written
 STAGE_PREFIX = ".plot-"          # staging folders inside the output folder (same file system)
@@ -50,6 +51,16 @@ def claim(folder, sources):
         raise OutdirError("%s: holds %s, which this command did not write; give -o a new or empty "
                           "folder" % (folder, foreign[0]))
     return manifest[1]
+
+
+def stage_in(folder, sources):
+    """claim(folder, sources), then a staging folder inside it: (files written before, stage).
+    OutdirError, one line, when either cannot be had."""
+    earlier = claim(folder, sources)
+    try:
+        return earlier, tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=folder)
+    except OSError as e:
+        raise OutdirError("%s: cannot write the output folder: %s" % (folder, e.strerror or e))
 
 
 def commit(folder, stage, written, earlier, sources, in_place=()):

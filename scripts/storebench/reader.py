@@ -182,17 +182,16 @@ def load(path, required=()):
         raise CsvError("%s: malformed header (empty or repeated column names)" % path)
     rows = []
     for fields in reader:
+        line = where[min(reader.line_num, len(where)) - 1]  # the row's last line in the file
         if len(fields) != len(columns):
             raise CsvError("%s: line %d has %d fields, the header (line %d) has %d" % (
-                path, where[min(reader.line_num, len(where)) - 1], len(fields), where[0],
-                len(columns)))
+                path, line, len(fields), where[0], len(columns)))
         row = dict(zip(columns, fields))
         for c in GBPS_COLUMNS:
             v = row.get(c, "")
             if v and not _plausible_gbps(v):
                 raise CsvError("%s: line %d: %s '%s' is no bandwidth (want GB/s above 0 and "
-                               "below %g)" % (path, where[min(reader.line_num, len(where)) - 1],
-                                              c, v, GBPS_MAX))
+                               "below %g)" % (path, line, c, v, GBPS_MAX))
         rows.append(row)
     if not rows:
         raise CsvError("%s: no data rows (header only)" % path)
