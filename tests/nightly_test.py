@@ -85,15 +85,13 @@ def history_rule():
     """A suspect that sat as low on a night before is not a regression; one below every night
     is; with the baseline's night alone nothing changes."""
     name = "avx2_nt_u4/call:524288/ws:524288/threads:2/rw:100"
-    limits = {"threshold": 0.1}
-
     def suspect(gbps):
         return [dict(name=name, status="regression", gbps_new=gbps, why="")]
     nights = [{name: 60.0}, {name: 31.0}, {name: 58.0}]
     bimodal, real, alone = suspect(33.0), suspect(25.0), suspect(33.0)
-    gate_rules.against_history(bimodal, nights, limits)
-    gate_rules.against_history(real, nights, limits)
-    gate_rules.against_history(alone, nights[:1], limits)
+    gate_rules.against_history(bimodal, nights)
+    gate_rules.against_history(real, nights)
+    gate_rules.against_history(alone, nights[:1])
     check([p["status"] for p in bimodal + real + alone] ==
           ["unconfirmed", "regression", "regression"] and "31-60 GB/s" in bimodal[0]["why"],
           f"the history rule: {[(p['status'], p['why']) for p in bimodal + real + alone]}")
