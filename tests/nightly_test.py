@@ -17,9 +17,10 @@ baseline  real one-point runs with the quality limits opened wide (they test the
 shape     every nightly shape, here and on replayed 2-socket machines, puts each point well
           inside its regime: at most half a thread's share of its cache level, at least 4x the
           share of the level below, DRAM at least 4x the LLC share.
-gate      three real runs of a tiny sweep (>= 9 repetitions): the first has no baseline (0), the
-          second is gated against it (0), the third with --inject-slowdown is flagged and
-          confirmed by re-measurement (1); a clean re-measurement leaves such points
+gate      three real runs of a tiny sweep (12 paired rounds): the first has no baseline (0), the
+          second is gated against it (0), the third with sse2_t_u4 slowed (--inject-slowdown
+          -kernels) has its points, and only them, fallen against memset and confirmed by a
+          re-measurement beside memset (1); a clean re-measurement leaves such points
           unconfirmed; then the summary, gate.json, trend plot, a pinned baseline, a baseline
           with no common point (2), the budget guard, and a compare-cpus table over two runs.
           When another job shares the CPUs, most points come out noisy and nightly, rightly,
@@ -32,6 +33,7 @@ shift     16 points: every one twice as slow (--inject-slowdown 100) is one mach
           re-measurement leaves them unconfirmed, exit 0).  Busy attempts as in gate.
 """
 
+import csv
 import json
 import os
 import shutil
@@ -49,10 +51,10 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from storebench.nightly import budget, confirm, runs  # noqa: E402
 from storebench.nightly import gate as gate_rules  # noqa: E402
 # Kernels every x86-64 CPU runs, sizes in L1 and L2 (least disturbed by a busy neighbour),
-# one thread, a short min time: seconds per run, still 9 repetitions from the nightly preset.
+# one thread, the nightly preset's 12 paired rounds: seconds per run.
 # The last allowed CPU: single-thread runs of other jobs default to the first one.
 SWEEP = ["--kernels", "memset,rep_stosb,sse2_t_u4", "--call", "16KiB,256KiB", "--threads", "1",
-         "--min-time", "0.02", "--placement", "cpus:%d" % max(os.sched_getaffinity(0))]
+         "--min-time", "0.015", "--placement", "cpus:%d" % max(os.sched_getaffinity(0))]
 # The test machine is shared and small: a 15% threshold and a 40% injected slowdown keep the
 # verdicts about the gate, not about a neighbour's compile job (whose noise shows as cv > 5%).
 # NIGHTLY_TEST_LIMITS (e.g. "--cv-max 80 --cpu-share-min 0.05") loosens the quality limits to try
@@ -79,27 +81,54 @@ def neighbours():
     check(got == ["memset", "avx2_nt_u4"],
           f"neighbours of an L3 temporal and a streaming suspect: {got}, want memset and "
           "avx2_nt_u4 (the same size, the same path)")
+    paired = dict(pt[3], paired={})
+    check(confirm.neighbour(paired, pt)["name"] == "memset/call:8388608/ws:8388608/threads:1/rw:100",
+          "a suspect judged on its paired ratio is re-measured beside memset at its point")
 
 
 def history_rule():
     """A suspect that sat as low on a night before is not a regression; one below every night
-    is; with the baseline's night alone nothing changes."""
+    is; with the baseline's night alone nothing changes.  A point judged on its paired ratio to
+    memset is held to the ratios of those nights, not to their GB/s."""
     name = "avx2_nt_u4/call:524288/ws:524288/threads:2/rw:100"
-    def suspect(gbps):
-        return [dict(name=name, status="regression", gbps_new=gbps, why="")]
-    nights = [{name: 60.0}, {name: 31.0}, {name: 58.0}]
-    bimodal, real, alone = suspect(33.0), suspect(25.0), suspect(33.0)
-    gate_rules.against_history(bimodal, nights)
-    gate_rules.against_history(real, nights)
-    gate_rules.against_history(alone, nights[:1])
-    check([p["status"] for p in bimodal + real + alone] ==
-          ["unconfirmed", "regression", "regression"] and "31-60 GB/s" in bimodal[0]["why"],
-          f"the history rule: {[(p['status'], p['why']) for p in bimodal + real + alone]}")
+    def suspect(gbps, pair=None):
+        p = dict(name=name, status="regression", gbps_new=gbps, why="")
+        if pair:
+            p["paired"] = dict(new=(pair, pair - 0.02, pair + 0.02))
+        return [p]
+    nights = [{name: (60.0, 1.0)}, {name: (31.0, 0.84)}, {name: (58.0, 0.99)}]
+    cases = dict(bimodal=suspect(33.0), real=suspect(25.0), alone=suspect(33.0),
+                 paired_seen=suspect(20.0, 0.85), paired_new=suspect(59.0, 0.7))
+    for key, pts in cases.items():
+        gate_rules.against_history(pts, nights[:1] if key == "alone" else nights)
+    got = {k: v[0]["status"] for k, v in cases.items()}
+    check(got == dict(bimodal="unconfirmed", real="regression", alone="regression",
+                      paired_seen="unconfirmed", paired_new="regression") and
+          "31-60 GB/s" in cases["bimodal"][0]["why"] and
+          "0.84-1 x memset" in cases["paired_seen"][0]["why"],
+          f"the history rule: {[(k, v[0]['status'], v[0]['why']) for k, v in cases.items()]}")
+
+
+def paired_rule():
+    """A kernel beside memset is judged on its paired ratio: moved with memset is no regression
+    however far both fell; a ratio down past the threshold with the intervals apart is one;
+    down as far with the intervals overlapping is not; memset itself keeps its own verdict."""
+    limits = dict(threshold=0.1)
+    base = {"k/a": (1.0, 0.95, 1.05), "k/b": (1.0, 0.95, 1.05), "k/c": (1.0, 0.8, 1.2)}
+    new = {"k/a": (0.99, 0.95, 1.03), "k/b": (0.8, 0.77, 0.84), "k/c": (0.8, 0.7, 0.9)}
+    pts = [dict(name=n, status=st, why="") for n, st in (("k/a", "regression"),
+           ("k/b", "unchanged"), ("k/c", "regression"), ("memset/a", "regression"))]
+    gate_rules.judge_paired(pts, base, new, limits)
+    got = [p["status"] for p in pts]
+    check(got == ["unchanged", "regression", "unchanged", "regression"] and
+          pts[0]["why"].startswith("moved with memset") and "paired" not in pts[3],
+          f"the paired rule: {[(p['name'], p['status'], p['why']) for p in pts]}")
 
 
 def usage(tmp):
     neighbours()
     history_rule()
+    paired_rule()
     cases = [
         (["--no-such-option"], "unrecognized arguments"),
         (["--budget", "soon"], "not a duration"),
@@ -274,6 +303,14 @@ def shape(tmp):
                       "out at all threads")
 
 
+def rows_of(csv_path):
+    """The data rows of a storebench CSV; [] when it is missing."""
+    if not os.path.isfile(csv_path):
+        return []
+    with open(csv_path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
 def load_gate(run_dir):
     with open(os.path.join(run_dir, "gate.json")) as f:
         return json.load(f)
@@ -400,23 +437,27 @@ def gate_once(tmp):
           "every point has compare.py's U-test p-value over >= 9 repetitions")
     check(not any(p["status"] == "regression" for p in pts), "no point of a normal run regressed")
 
-    slow = measured(tmp, *common, "--inject-slowdown", "40")
+    slow = measured(tmp, *common, "--inject-slowdown", "40", "--inject-slowdown-kernels",
+                    "sse2_t_u4")
     d3 = run_dir_of(slow)
-    check(slow.returncode == 1, f"--inject-slowdown 40: exit 1, got {slow.returncode}: "
+    check(slow.returncode == 1, f"sse2_t_u4 slowed 40 %: exit 1, got {slow.returncode}: "
           f"{slow.stderr[-800:]}")
     g3 = load_gate(d3) if os.path.isfile(os.path.join(d3, "gate.json")) else {}
     if slow.returncode == 0 and mostly_noisy(g3):
         raise Busy("slowed run: most points noisy")
     regs = [p for p in g3.get("points", []) if p["status"] == "regression"]
-    check(len(regs) >= 1, "the slowed run has regressed points")
-    check(all(p["ratio"] < 0.85 and p["p"] < 0.05 for p in regs),
-          "each regression has ratio below 1 - threshold and p < alpha")
+    check(len(regs) >= 1 and all(p["name"].startswith("sse2_t_u4/") for p in regs),
+          f"the slowed run's regressions are sse2_t_u4's points: {[p['name'] for p in regs]}")
+    check(all(p["paired"]["ratio"] < 0.85 and p["paired"]["new"][2] < p["paired"]["base"][1]
+              for p in regs),
+          "each regression's paired ratio to memset fell below 1 - threshold, intervals apart")
     with open(os.path.join(d3, "summary.md")) as f:
         text = f.read()
     check("**REGRESSION**" in text and "## Regressions (confirmed) (%d)" % len(regs) in text,
           "the slowed run's summary lists its confirmed regressions")
-    check(all(p["why"].startswith("confirmed: re-measured") for p in regs),
-          "each regression was confirmed by a re-measurement")
+    check(all(p["why"].startswith("confirmed: x memset") for p in regs),
+          f"each regression was confirmed by a re-measurement beside memset: "
+          f"{[p['why'] for p in regs]}")
     check(os.path.isfile(os.path.join(d3, "confirm", "compare.txt")),
           "the re-measurement's compare.py table is kept in confirm/")
 
@@ -460,7 +501,7 @@ def gate_once(tmp):
           f"{disjoint.stderr.strip()[-200:]})")
 
     # the budget guard: 35 s keeps 25 s back for re-measurement and the gate, so this 8-point
-    # sweep (about 2 s per point) gets SIGINT after 10 s, finishes its point, and the points
+    # sweep (12 rounds of about 2 s) gets SIGINT after 10 s, finishes its point, and the rounds
     # measured are gated
     t0 = time.monotonic()
     guard = measured(tmp, "--machine-id", "gate-budget", "--budget", "35", "--", "--kernels",
@@ -468,13 +509,16 @@ def gate_once(tmp):
                     "--min-time", "0.2")
     wall = time.monotonic() - t0
     gg = load_gate(run_dir_of(guard)) if guard.returncode == 0 else {}
-    check(guard.returncode == 0 and gg.get("budget_stop") and 0 < gg.get("points_run", 0) < 8,
-          f"the budget guard stops the sweep early and gates what was measured "
-          f"({guard.returncode}, {gg.get('points_run')} points, {guard.stderr.strip()[-200:]})")
+    rounds = [int(r["rounds"]) for r in rows_of(os.path.join(run_dir_of(guard), "nightly.csv"))]
+    check(guard.returncode == 0 and gg.get("budget_stop") and gg.get("points_run") == 8 and
+          rounds and 0 < max(rounds) < 12,
+          f"the budget guard stops the sweep early and gates the rounds measured "
+          f"({guard.returncode}, {gg.get('points_run')} points, rounds {rounds}, "
+          f"{guard.stderr.strip()[-200:]})")
     check(wall < 35, f"the guarded run ended within its 35 s budget ({wall:.1f} s)")
 
     # a busy neighbour on the very CPU being measured: most points scatter, and nightly refuses
-    # to judge (status 2) and keeps the run out of the baselines (no gate.json)
+    # to judge (status 3) and keeps the run out of the baselines (no gate.json)
     cpu = max(os.sched_getaffinity(0))
     hog = subprocess.Popen([sys.executable, "-c", "import os\nos.sched_setaffinity(0, {%d})\n"
                             "while True:\n    pass" % cpu])

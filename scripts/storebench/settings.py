@@ -19,7 +19,8 @@ __all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note", "unusual"]
 # The presets' values of the settings above that a preset sets (bench/options.def; a test holds
 # this table to `storebench list --presets`).
 PRESETS = {"quick": {"repetitions": "6", "min_time_s": "0.001", "rounds": "6", "budget_s": "75"},
-           "nightly": {"repetitions": "9", "min_time_s": "0.02", "rounds": "1", "budget_s": "0"},
+           "nightly": {"repetitions": "12", "min_time_s": "0.015", "rounds": "12",
+                       "budget_s": "0"},
            "full": {"repetitions": "5", "min_time_s": "0.05", "rounds": "1", "budget_s": "0"},
            "memtouch": {"repetitions": "3", "min_time_s": "0.3", "rounds": "1", "budget_s": "0"}}
 # The quality limits of each --profile (bench/quality.h), those that differ between profiles.

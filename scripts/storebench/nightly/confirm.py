@@ -3,29 +3,33 @@
 # Why: on a shared host one bad minute flags a point; a regression is real when it comes back.
 """Confirm suspected regressions.
 
-Each point the sweep flags is measured again, ROUNDS x REPS repetitions (>= 9, as compare.py's
-U-test wants), together with a stable neighbour: an unchanged point at the same thread count,
-another kernel at the same size where there is one (one whose stores take the same path, cache or
-memory, first), else the nearest size.  One storebench run
-with --rounds ROUNDS measures them, every round in a new shuffled order, so suspect and neighbour
-see the same host.  The suspect's new repetitions are compared with the baseline by compare.py
-as in the sweep; it is **confirmed** when that is still a regression and its neighbour read
-within the threshold of its own value in tonight's sweep.  Otherwise it is **unconfirmed**: back
-within the threshold, too noisy, or measured while the host changed (the neighbour moved).  The
-worst MAX_POINTS suspects are re-measured, as many as the time left allows; the rest stay
-unconfirmed ("not re-measured").  Only confirmed regressions fail the gate.
+Each point the sweep flags is measured again in ROUNDS rounds of one repetition (>= 9, as
+compare.py's U-test wants; >= 6 for an interval), every round in a new shuffled order, in one
+storebench run, beside a neighbour that sees the same host:
+  * a point judged on its paired ratio to memset (gate.judge_paired) beside memset at the same
+    point; it is **confirmed** when the re-measured paired ratio is again below the baseline's
+    by more than the threshold, its interval below the baseline's;
+  * any other point (memset itself) beside a stable neighbour: an unchanged point at the same
+    thread count, another kernel at the same size where there is one (one whose stores take
+    the same path, cache or memory, first), else the nearest size.  The suspect's new
+    repetitions are compared with the baseline by compare.py as in the sweep; it is confirmed
+    when that is still a regression and its neighbour read within the threshold of its own
+    value in tonight's sweep.
+Otherwise it is **unconfirmed**: back within the threshold, too noisy, or measured while the host
+changed (the neighbour moved).  The worst MAX_POINTS suspects are re-measured, as many as the
+time left allows; the rest stay unconfirmed ("not re-measured").  Only confirmed regressions
+fail the gate.
 """
 
 import json
 import os
 import re
-import statistics
 import subprocess
 import time
 
 from storebench.nightly import gate
 
-ROUNDS, REPS = 3, 3
+ROUNDS = 12
 MAX_POINTS = 8
 # storebench options the re-measurement sets itself.
 OWN = ("--repetitions", "--rounds", "--benchmark_filter", "--benchmark_repetitions", "--csv",
@@ -48,9 +52,12 @@ def _path(kernel):
 
 
 def neighbour(suspect, points):
-    """The stable point measured beside a suspect, or None when no point was unchanged (or, on
+    """The point measured beside a suspect: memset at the same point for one judged on its
+    paired ratio to memset; else the stable point, or None when no point was unchanged (or, on
     a night the machine shifted, moved with it): the same size if it can, stores on the same
     path, another kernel."""
+    if "paired" in suspect:
+        return dict(name="memset/" + suspect["name"].split("/", 1)[1])
     k, call, t = _parts(suspect["name"])
     calm = [p for p in points if p["status"] in ("unchanged", "shifted") and
             _parts(p["name"])[2] == t]
@@ -74,30 +81,6 @@ def _drop(args, keys):
     return out
 
 
-def _pooled(src, dst):
-    """src with one median and one cv aggregate per point over the repetitions of all rounds:
-    with --rounds, storebench's JSON holds Google Benchmark's aggregates per round (its CSV
-    has the pooled statistics), and compare.py would read one round's."""
-    doc = gate.load_gbench(src)
-    reps = {}
-    for b in doc["benchmarks"]:
-        if b.get("run_type", "iteration") == "iteration" and b.get("GB/s"):
-            reps.setdefault(b["run_name"], []).append(b)
-    benches = []
-    for run, entries in reps.items():
-        rates = [e["GB/s"] for e in entries]
-        times = [1.0 / r for r in rates]
-        cv = statistics.stdev(times) / statistics.mean(times) if len(times) > 1 else 0.0
-        med = dict(entries[0], name=run + "_median", run_type="aggregate",
-                   aggregate_name="median", aggregate_unit="time", repetitions=len(entries))
-        med["GB/s"] = statistics.median(rates)
-        benches += entries + [med, dict(med, name=run + "_cv", aggregate_name="cv",
-                                        aggregate_unit="percentage", real_time=cv, cpu_time=cv)]
-    doc["benchmarks"] = benches
-    with open(dst, "w") as f:
-        json.dump(doc, f)
-
-
 def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limits,
             s_per_point, shift=None):
     """Re-measure the regressions among points (dicts of gate.classify) and mark each
@@ -105,7 +88,7 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
     args: tonight's storebench arguments; shift: gate.machine_shift's change, against which a
     re-measured point must still be low.  Returns a note on what was re-measured."""
     suspects = sorted((p for p in points if p["status"] == "regression"),
-                      key=lambda p: p["ratio"])
+                      key=lambda p: p["paired"]["ratio"] if "paired" in p else p["ratio"])
     if not suspects:
         return ""
     pairs = []
@@ -124,7 +107,7 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
     names = sorted({q["name"] for pair in pairs for q in pair if q})
     os.makedirs(out_dir, exist_ok=True)
     csv, js = (os.path.join(out_dir, "confirm." + x) for x in ("csv", "json"))
-    cmd = [storebench, "run", *_drop(args, OWN), "--repetitions", str(ROUNDS * REPS),
+    cmd = [storebench, "run", *_drop(args, OWN), "--repetitions", str(ROUNDS),
            "--rounds", str(ROUNDS), "--machine", machine, "--csv", csv, "--json", js,
            "--benchmark_filter=^(%s)(/|$)" % "|".join(map(re.escape, names))]
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -133,16 +116,18 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
             p["status"], p["why"] = "unconfirmed", "re-measurement failed: %s" % (
                 proc.stderr.strip().splitlines() or ["?"])[-1]
         return "re-measurement failed"
-    pooled = os.path.join(out_dir, "confirm-pooled.json")
-    _pooled(js, pooled)
-    diff, base_doc, conf_doc = gate.run_compare(baseline, pooled, limits["alpha"],
+    diff, base_doc, conf_doc = gate.run_compare(baseline, js, limits["alpha"],
                                                 os.path.join(out_dir, "compare.txt"),
                                                 os.path.join(out_dir, "compare.json"))
     quality = (gate.quality_by_point(baseline[:-len(".json")] + ".csv"),
                gate.quality_by_point(csv))
     again = {q["name"]: q for q in gate.classify(diff, base_doc, conf_doc, limits, quality,
                                                   ("baseline", "re-measurement"))[0]}
+    paired_again = gate.pairs_by_point(csv)
     for p, n in pairs:
+        if "paired" in p:
+            _judge_paired(p, paired_again.get(p["name"]), limits)
+            continue
         q = again.get(p["name"], {})
         p["confirm_ratio"] = q.get("ratio")
         drift = None
@@ -166,5 +151,22 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
             p["why"] = "confirmed: re-measured ratio %.3f%s" % (
                 q["ratio"], "" if drift is None else
                 ", neighbour `%s` steady (%+.1f%%)" % (n["name"], 100 * (drift - 1)))
-    return "%d point(s) re-measured in %d shuffled rounds of %d repetitions with a neighbour" % (
-        len(pairs), ROUNDS, REPS)
+    return "%d point(s) re-measured in %d shuffled rounds with a neighbour" % (len(pairs), ROUNDS)
+
+
+def _judge_paired(p, again, limits):
+    """Confirm (status stays 'regression') or not a suspect judged on its paired ratio to
+    memset; again: the re-measurement's (ratio, low, high), None when it has no interval."""
+    b = p["paired"]["base"]
+    p["neighbour"] = "memset/" + p["name"].split("/", 1)[1]
+    if not again:
+        p["status"], p["why"] = "unconfirmed", "re-measured, but no paired ratio to memset"
+        return
+    rel = again[0] / b[0]
+    p["confirm_ratio"] = rel
+    how = "x memset %.3f [%.3f, %.3f] re-measured beside it, baseline %.3f [%.3f, %.3f]" % (
+        *again, *b)
+    if rel < 1 - limits["threshold"] and again[2] < b[1]:
+        p["why"] = "confirmed: " + how
+    else:
+        p["status"], p["why"] = "unconfirmed", "re-measured: " + how

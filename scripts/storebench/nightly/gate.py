@@ -13,13 +13,23 @@ A point is a regression only when all of these hold:
 Improvements are the mirror image.  The ratio is simple arithmetic on compare.py's median
 aggregates of time per byte: GB/s ratio = old time / new time.
 
+A kernel measured beside memset in paired rounds (the CSV's vs_memset_* columns: the median
+ratio of its GB/s to memset's, round by round, and its 95 % interval) is judged on that ratio
+instead (judge_paired): the two kernels ran back to back in every round, so what the host did
+to both cancels.  It regressed when its ratio fell by more than the threshold against the
+baseline's and the two intervals do not overlap; if it moved but its ratio held, memset moved
+with it and the host, not the kernel, changed.  memset itself, and runs without rounds, keep
+the rule above.
+
 When (nearly) every point moved the same way (machine_shift), the host changed (its memory
 bandwidth, its clocks, its neighbours) or something every kernel shares did: that is one
-machine-wide change, reported with its size, and each point is judged by how it moved against
-it (against_shift): only a point that moved apart from the rest is a regression.
+machine-wide change, reported with its size, and each point judged on GB/s alone is judged by
+how it moved against it (against_shift): only a point that moved apart from the rest is a
+regression.
 """
 
 import json
+import math
 import os
 import re
 import statistics
@@ -88,33 +98,42 @@ def find_scipy_python():
 # Google Benchmark appends per-benchmark settings to the name; they change how long a point is
 # sampled, not what one batch measures, so points match across runs without them.
 _SETTINGS = re.compile(r"/(?:min_time:[^/]+|repeats:\d+)(?=/|$)")
-# Aggregates whose time cannot be restated per byte from the entry alone; compare.py's U-test and
-# the gate use the repetitions, the median and the cv only.
-_DROPPED_AGGREGATES = ("mean", "stddev", "min", "max")
 NS_PER_MB = "ns per MB (1e6 bytes moved)"
 
 
 def _matchable(src, dst):
-    """A copy of src for compare.py: names without the sampling settings, and every repetition's
-    time restated as ns per MB moved (1e6 / its GB/s).  storebench sizes a batch at run time, so
-    two runs may time different batches; per byte they compare.  A monotone change of units: the
-    U-test's ranks and p-value are the same as on GB/s."""
+    """A copy of src for compare.py: names without the sampling settings, every repetition's
+    time restated as ns per MB moved (1e6 / its GB/s), and one median and one cv aggregate per
+    point over all of its repetitions.  storebench sizes a batch at run time, so two runs may
+    time different batches; per byte they compare (a monotone change of units: the U-test's
+    ranks and p-value are the same as on GB/s).  With --rounds the JSON holds Google Benchmark's
+    aggregates per round, of which compare.py would read one: the repetitions are pooled."""
     doc = load_gbench(src)
-    kept = []
+    reps = {}
     for b in doc["benchmarks"]:
+        bps = _bytes_per_second(b)
+        if b.get("run_type", "iteration") != "iteration" or not bps:
+            continue
         for key in ("name", "run_name"):
             if key in b:
                 b[key] = _SETTINGS.sub("", b[key])
-        agg = b.get("aggregate_name") if b.get("run_type") == "aggregate" else None
-        if agg in _DROPPED_AGGREGATES:
-            continue
-        bps = _bytes_per_second(b)
-        if agg != "cv" and bps:
-            cpu_share = b["cpu_time"] / b["real_time"] if b.get("real_time") else 1.0
-            b["real_time"] = 1e15 / bps
-            b["cpu_time"] = b["real_time"] * cpu_share
-            b["time_unit"] = "ns"
-        kept.append(b)
+        cpu_share = b["cpu_time"] / b["real_time"] if b.get("real_time") else 1.0
+        b["real_time"] = 1e15 / bps
+        b["cpu_time"] = b["real_time"] * cpu_share
+        b["time_unit"] = "ns"
+        reps.setdefault(b.get("run_name", b["name"]), []).append(b)
+    kept = []
+    for run, entries in reps.items():
+        times = [e["real_time"] for e in entries]
+        cv = statistics.stdev(times) / statistics.mean(times) if len(times) > 1 else 0.0
+        med = dict(entries[0], name=run + "_median", run_name=run, run_type="aggregate",
+                   aggregate_name="median", aggregate_unit="time", repetitions=len(entries),
+                   real_time=statistics.median(times),
+                   cpu_time=statistics.median(e["cpu_time"] for e in entries))
+        med.pop("bytes_per_second", None)
+        med["GB/s"] = 1e6 / med["real_time"]
+        kept += entries + [med, dict(med, name=run + "_cv", aggregate_name="cv",
+                                     aggregate_unit="percentage", real_time=cv, cpu_time=cv)]
     doc["benchmarks"] = kept
     with open(dst, "w") as f:
         json.dump(doc, f)
@@ -188,9 +207,9 @@ def _iteration_names(doc):
             if b.get("run_type", "iteration") == "iteration"}
 
 
-def quality_by_point(csv_path):
-    """point name -> storebench's quality ('ok' or reasons) for a run whose CSV has the column;
-    None when it has none (a storebench before the quality column: the gate's own rule holds)."""
+def _rows(csv_path):
+    """point name -> CSV row of a run whose CSV reads and has the quality column; None else (a
+    storebench before the quality column: the gate's own rule holds)."""
     try:
         run = reader.load(csv_path)
     except reader.CsvError:
@@ -198,48 +217,90 @@ def quality_by_point(csv_path):
     if "quality" not in run.columns:
         return None
     return {"%s/call:%s/ws:%s/threads:%s/rw:%s" % (r["kernel"], r["call_bytes"], r["ws_bytes"],
-                                                   r["threads"], r["rw_ratio"]): r["quality"]
+                                                   r["threads"], r["rw_ratio"]): r
             for r in run.rows}
 
 
-def good_gbps_by_point(csv_path):
-    """point name -> median GB/s of the points storebench marked ok in that run's CSV; {} when
-    it does not read or has no quality column."""
+def _float(row, key):
+    """A positive finite number from a CSV field; None for an empty field, text, NaN or inf."""
     try:
-        run = reader.load(csv_path)
-    except reader.CsvError:
-        return {}
-    if "quality" not in run.columns:
-        return {}
+        v = float(row.get(key) or "")
+    except ValueError:
+        return None
+    return v if 0 < v < math.inf else None
+
+
+def quality_by_point(csv_path):
+    """point name -> storebench's quality ('ok' or reasons); None without the quality column."""
+    rows = _rows(csv_path)
+    return None if rows is None else {n: r["quality"] for n, r in rows.items()}
+
+
+def pairs_by_point(csv_path):
+    """point name -> (ratio, ci low, ci high): the point's paired ratio to memset over the
+    rounds, for the points whose CSV row has one with its interval; {} for none."""
     out = {}
-    for r in run.rows:
-        try:
-            v = float(r["gbps_median"])
-        except (KeyError, ValueError):
-            continue
-        if r["quality"] == "ok" and v > 0:
-            out["%s/call:%s/ws:%s/threads:%s/rw:%s" % (r["kernel"], r["call_bytes"],
-                                                      r["ws_bytes"], r["threads"],
-                                                      r["rw_ratio"])] = v
+    for name, r in (_rows(csv_path) or {}).items():
+        vals = [_float(r, "vs_memset_" + k) for k in ("ratio", "ci_low", "ci_high")]
+        if None not in vals:
+            out[name] = tuple(vals)
+    return out
+
+
+def good_by_point(csv_path):
+    """point name -> (median GB/s, paired ratio to memset or None) of the points storebench
+    marked ok in that run's CSV; {} when it does not read or has no quality column."""
+    out = {}
+    pairs = pairs_by_point(csv_path)
+    for name, r in (_rows(csv_path) or {}).items():
+        gbps = _float(r, "gbps_median")
+        if r["quality"] == "ok" and gbps:
+            out[name] = (gbps, pairs.get(name, (None,))[0])
     return out
 
 
 def against_history(points, history):
     """A suspect (already more than the threshold below the baseline) stays a regression only
-    when tonight's median also lies below the lowest good median of the point over the machine's
-    recent nights (history: one good_gbps_by_point map a night, the baseline's among them).  A
-    point that sat this low on a night before is a state this host visits, not news of this
-    build: on the Turin guest the streaming stores at 512 KiB x 2 threads flip between two speeds
-    2x apart from night to night.  No margin below that lowest night: with one, a 40 % slowdown
-    hid under two nights 15 % apart.  With only the baseline's night nothing changes."""
+    when tonight's value also lies below the lowest good value of the point over the machine's
+    recent nights (history: one good_by_point map a night, the baseline's among them): its
+    paired ratio to memset where it was judged on one, else its median GB/s.  A point that sat
+    this low on a night before is a state this host visits, not news of this build: on the Turin
+    guest the streaming stores at 512 KiB x 2 threads flip between two speeds 2x apart from night
+    to night.  No margin below that lowest night: with one, a 40 % slowdown hid under two nights
+    15 % apart.  With only the baseline's night nothing changes."""
     for p in points:
-        seen = [m[p["name"]] for m in history if p["name"] in m]
-        if p["status"] != "regression" or len(seen) < 2 or not p.get("gbps_new"):
+        paired = "paired" in p
+        now = p["paired"]["new"][0] if paired else p.get("gbps_new")
+        seen = [m[p["name"]][1 if paired else 0] for m in history if p["name"] in m]
+        seen = [v for v in seen if v]
+        if p["status"] != "regression" or len(seen) < 2 or not now:
             continue
-        if p["gbps_new"] >= min(seen):
+        if now >= min(seen):
             p["status"] = "unconfirmed"
-            p["why"] = "within what its last %d nights read (%.3g-%.3g GB/s; tonight %.3g)" % (
-                len(seen), min(seen), max(seen), p["gbps_new"])
+            p["why"] = "within what its last %d nights read (%.3g-%.3g %s; tonight %.3g)" % (
+                len(seen), min(seen), max(seen), "x memset" if paired else "GB/s", now)
+
+
+def judge_paired(points, base_pairs, new_pairs, limits):
+    """Judge every point with a paired ratio to memset in both runs (pairs_by_point maps) by
+    that ratio: p['paired'] = dict(base, new: (ratio, low, high), ratio: new / base).  A point
+    already untested or noisy stays so."""
+    t = limits["threshold"]
+    for p in points:
+        b, n = base_pairs.get(p["name"]), new_pairs.get(p["name"])
+        if not b or not n or p["status"] in ("untested", "noisy"):
+            continue
+        rel = n[0] / b[0]
+        p["paired"] = dict(base=b, new=n, ratio=rel)
+        how = "x memset %.3f [%.3f, %.3f] -> %.3f [%.3f, %.3f] in paired rounds" % (*b, *n)
+        moved = p["status"] in ("regression", "improvement")
+        if rel < 1 - t and n[2] < b[1]:
+            p["status"], p["why"] = "regression", how
+        elif rel > 1 + t and n[1] > b[2]:
+            p["status"], p["why"] = "improvement", how
+        else:
+            p["status"] = "unchanged"
+            p["why"] = ("moved with memset: " if moved else "") + how
 
 
 def _bytes_per_second(entry):
@@ -343,12 +404,12 @@ def machine_shift(points, limits):
 
 
 def against_shift(points, shift, limits):
-    """Judge the points that moved by their ratio to the shift's median: one that moved with the
-    rest is 'shifted'; one that moved apart from it stays a regression or an improvement, with
-    ratio_vs_shift saying by how much."""
+    """Judge the points that moved, of those judged on GB/s alone, by their ratio to the shift's
+    median: one that moved with the rest is 'shifted'; one that moved apart from it stays a
+    regression or an improvement, with ratio_vs_shift saying by how much."""
     t = limits["threshold"]
     for p in points:
-        if p["status"] not in ("regression", "improvement"):
+        if p["status"] not in ("regression", "improvement") or "paired" in p:
             continue
         rel = p["ratio"] / shift["median"]
         p["ratio_vs_shift"] = rel
