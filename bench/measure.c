@@ -561,13 +561,19 @@ static void point_medians(struct run_state *rs)
 	rs->skew_median = quality_median(rs->run_skew + first, reps);
 }
 
-/* The reasons this attempt's numbers may be bent, by the rules and limits of quality.h. */
-static unsigned judge(const struct quality_limits *l, const struct run_state *rs)
+/*
+ * The reasons this attempt's numbers may be bent, by the rules and limits of quality.h.
+ * interval: the statistics are over rounds that give the median an interval; a CPU share is
+ * then judged by its median repetition, since the repetitions that lost their CPU are a
+ * minority of the round samples, which the interval's order statistics step over.
+ */
+static unsigned judge(const struct quality_limits *l, const struct run_state *rs, bool interval)
 {
 	const struct rep_stat *g = &rs->st[C_GBPS];
+	const struct rep_stat *share = &rs->st[C_CPU_SHARE];
 	unsigned q = 0;
 
-	if (rs->have[C_CPU_SHARE] && rs->st[C_CPU_SHARE].min < l->cpu_share_min)
+	if (rs->have[C_CPU_SHARE] && (interval ? share->median : share->min) < l->cpu_share_min)
 		q |= QUALITY_SHARED_CPU;
 	if (g->have_cv && g->cv > l->cv_max)
 		q |= QUALITY_CV;
@@ -628,7 +634,7 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 		rs->hist->passes = rs->passes;
 		rs->hist->iterations = rs->batches * (int64_t)rs->calls_per_thread;
 	}
-	return judge(&env->o->quality, rs);
+	return judge(&env->o->quality, rs, false);
 }
 
 /* Whether --inject-slowdown bends k's points: every kernel's, or those --inject-slowdown-kernels
@@ -709,11 +715,13 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		} else {
 			/* once the rounds give an interval, the spread over them is its to carry: cv
 			 * and outlier would only say again that the samples differ, which
-			 * gbps_ci_low/high already say, with how much */
+			 * gbps_ci_low/high already say, with how much; a CPU lost for one short
+			 * repetition bends one sample of many (judge) */
 			unsigned spread = QUALITY_CV | QUALITY_OUTLIER;
+			bool interval = rs.hist->nsample >= MEDIAN_CI_MIN_SAMPLES;
 
-			q = (q & ~spread) | (judge(&env->o->quality, &rs) &
-					     ~(rs.hist->nsample >= MEDIAN_CI_MIN_SAMPLES ? spread : 0u));
+			q = (q & ~(spread | QUALITY_SHARED_CPU)) |
+			    (judge(&env->o->quality, &rs, interval) & ~(interval ? spread : 0u));
 		}
 	}
 	fill_row(env, p, &rs, ok && rs.have[C_GBPS], row);

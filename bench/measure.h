@@ -46,10 +46,12 @@ struct point_result {
  * statistics over every repetition in *hist, this round's included (*hist is allocated on the
  * first round); with one round they are Google Benchmark's aggregates, as in the JSON.  All but
  * the quality column: the caller writes res->quality once every stage (every round, the canary)
- * has had its say.  From the second round on, cv and outlier in res->quality are judged over all
- * rounds' repetitions, replacing earlier rounds' (and dropped once the samples give an
- * interval, which carries that spread).  Returns 0 when measured and verified, 1 on a failed verification (row marked,
- * numbers left empty: an error is not a number), -1 when buffers or memory cannot be had.
+ * has had its say.  From the second round on, cv, outlier and shared_cpu in res->quality are
+ * judged over all rounds' repetitions, replacing earlier rounds' (cv and outlier dropped once
+ * the samples give an interval, which carries that spread; shared_cpu then judged by the median
+ * repetition's CPU share).  Returns 0 when measured and verified, 1 on a failed verification
+ * (row marked, numbers left empty: an error is not a number), -1 when buffers or memory cannot
+ * be had.
  */
 int measure_point(const struct measure_env *env, const struct point *p,
 		  struct point_history **hist, struct csv_row *row, struct point_result *res);

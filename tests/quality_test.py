@@ -2,7 +2,8 @@
 # quality_test.py — the quality column on real runs whose conditions are caused for real: stalls
 # (--inject-stall, SIGSTOP/SIGCONT of the process), CPUs shared with a pinned busy process.
 # Python 3 standard library; real clocks only, nothing mocked.  Asserts flags, never speeds.
-"""usage: quality_test.py STOREBENCH errors|stall|sigstop|shared|cv|skew|drift|drift_third
+"""usage: quality_test.py STOREBENCH errors|stall|sigstop|shared|cv|skew|drift|drift_third|
+                          rounds_share
 
 errors   a bad --profile or limit: exit 2, one stderr line naming option, value and what is
          accepted, no file written.
@@ -31,8 +32,13 @@ drift_third  --inject-drift 300 slows only the canary's samples in the middle th
          neighbours are drift (the band around the median of the samples so far, so the slow
          third does not move it), no L1 row ever; over 12 rounds a DRAM point out of band in only
          a third of its rounds (and half at most) is not drift, and the L1 points are not either.
+rounds_share  12 rounds of one repetition: the busy process on the measuring CPU for 0.4 s of
+         the run bends a few repetitions (cpu_share_min below the limit) and the rows whose median
+         repetition kept its CPU are not shared_cpu (one round sample of many, which the interval
+         steps over); busy for the whole run, every row is shared_cpu.
 Every row of every run is also checked against its own columns and the quality_* metadata
-(shared_cpu iff cpu_share_min < limit, cv, short_batch, skew likewise; reasons in order).
+(shared_cpu iff cpu_share_min < limit, over rounds with an interval iff the median repetition's
+CPU share in the JSON is; cv, short_batch, skew likewise; reasons in order).
 """
 
 import csv
@@ -89,13 +95,22 @@ def run(d, name, args, during=None):
         print(se)
     check(p.returncode == 0, f"{name}: exit {p.returncode}")
     meta, rows = read(out + ".csv")
-    consistent(name, meta, rows)
     with open(out + ".json") as f:
         doc = json.load(f)
+    consistent(name, meta, rows, shares(doc))
     return meta, rows, doc, so
 
 
-def consistent(name, meta, rows):
+def shares(doc):
+    """point name (kernel/call:N/ws:N/threads:T) -> the CPU share of each of its repetitions."""
+    out = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") == "iteration" and "cpu_share" in b:
+            out.setdefault(b["run_name"].split("/rw:")[0], []).append(b["cpu_share"])
+    return out
+
+
+def consistent(name, meta, rows, share):
     """Each flag agrees with its column and limit; away from the limit by more than rounding."""
     lim = {k[len("quality_"):]: v for k, v in meta.items() if k.startswith("quality_")}
     for k in ("profile", "cpu_share_min", "cv_max", "batch_ns_min", "skew_max", "outlier_mads",
@@ -124,7 +139,13 @@ def consistent(name, meta, rows):
             check((reason in got) == want or rounds > 1 and reason in got,
                   f"{name}: {r['call_bytes']}/{r['threads']}: {reason} is {reason in got} with "
                   f"{value} against limit {limit}")
-        agree("shared_cpu", r["cpu_share_min"], lim["cpu_share_min"], True, 0.0006)
+        if rounds > 1 and int(r["samples"] or 0) >= MIN_SAMPLES:
+            point = "%s/call:%s/ws:%s/threads:%s" % (r["kernel"], r["call_bytes"], r["ws_bytes"],
+                                                     r["threads"])
+            agree("shared_cpu", str(statistics.median(share.get(point, [1.0]))),
+                  lim["cpu_share_min"], True, 0.0006)
+        else:
+            agree("shared_cpu", r["cpu_share_min"], lim["cpu_share_min"], True, 0.0006)
         if rounds > 1 and int(r["samples"] or 0) >= MIN_SAMPLES:
             # the interval over the rounds carries the spread (bench/measure.h)
             check("cv" not in got and "outlier" not in got,
@@ -268,6 +289,36 @@ def test_shared(d):
         check("shared_cpu" not in reasons(r), f"shared: flagged with --cpu-share-min 0")
 
 
+def test_rounds_share(d):
+    cpu = allowed_cpus()[-1]
+    args = ["--call", "16KiB,32KiB,64KiB,128KiB", "--threads", "1", "--placement", f"cpus:{cpu}",
+            "--rounds", "12", "--repetitions", "12", "--min-time", "0.03"]
+
+    def window(p):
+        time.sleep(1.0)
+        h = hog(cpu)
+        time.sleep(0.4)
+        h.kill()
+    meta, rows, _, _ = run(d, "window", args, window)
+    limit = float(meta["quality_cpu_share_min"])
+    bent = [r for r in rows if float(r["cpu_share_min"]) < limit]
+    spared = [r for r in bent if "shared_cpu" not in reasons(r)]
+    print("busy for 0.4 s:", [(r["call_bytes"], r["cpu_share_min"], r["quality"]) for r in rows])
+    check(bent and spared, f"rounds_share: the busy 0.4 s bent {len(bent)} rows' least CPU "
+          f"share; {len(spared)} of them kept an ok median repetition and are not shared_cpu "
+          "(want both above 0)")
+    h = hog(cpu)
+    try:
+        time.sleep(0.2)
+        _, busy, _, _ = run(d, "busy", args)
+    finally:
+        h.kill()
+    for r in busy:
+        check("shared_cpu" in reasons(r), f"rounds_share: {r['call_bytes']} with a busy process "
+              f"on CPU {cpu} for the whole run: cpu_share_min {r['cpu_share_min']}, "
+              f"quality {r['quality']}")
+
+
 def test_cv(d):
     cpu = allowed_cpus()[-1]
     h = hog(cpu, 0.03, 0.03)
@@ -390,7 +441,8 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         {"errors": test_errors, "stall": test_stall, "sigstop": test_sigstop,
          "outlier": test_outlier, "shared": test_shared, "cv": test_cv, "skew": test_skew,
-         "drift": test_drift, "drift_third": test_drift_third}[MODE](d)
+         "drift": test_drift, "drift_third": test_drift_third,
+         "rounds_share": test_rounds_share}[MODE](d)
     return check.finish(f"quality {MODE}")
 
 
