@@ -126,7 +126,8 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
     paired_again = gate.pairs_by_point(csv)
     for p, n in pairs:
         if "paired" in p:
-            _judge_paired(p, paired_again.get(p["name"]), limits)
+            _judge_paired(p, paired_again.get(p["name"]), again.get(p["name"], {}).get("ratio"),
+                          limits, shift)
             continue
         q = again.get(p["name"], {})
         p["confirm_ratio"] = q.get("ratio")
@@ -154,19 +155,21 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
     return "%d point(s) re-measured in %d shuffled rounds with a neighbour" % (len(pairs), ROUNDS)
 
 
-def _judge_paired(p, again, limits):
+def _judge_paired(p, again, gbps_ratio, limits, shift):
     """Confirm (status stays 'regression') or not a suspect judged on its paired ratio to
-    memset; again: the re-measurement's (ratio, low, high), None when it has no interval."""
+    memset, as gate.judge_paired judged it: again, the re-measurement's (ratio, low, high), None
+    when it has no interval; gbps_ratio, its GB/s against the baseline's."""
     b = p["paired"]["base"]
     p["neighbour"] = "memset/" + p["name"].split("/", 1)[1]
-    if not again:
+    if not again or not gbps_ratio:
         p["status"], p["why"] = "unconfirmed", "re-measured, but no paired ratio to memset"
         return
-    rel = again[0] / b[0]
+    rel, own = again[0] / b[0], gbps_ratio / (shift["median"] if shift else 1.0)
     p["confirm_ratio"] = rel
-    how = "x memset %.3f [%.3f, %.3f] re-measured beside it, baseline %.3f [%.3f, %.3f]" % (
-        *again, *b)
-    if rel < 1 - limits["threshold"] and again[2] < b[1]:
+    how = "x memset %.3f [%.3f, %.3f] re-measured beside it, baseline %.3f [%.3f, %.3f]; " \
+        "GB/s x %.3f" % (*again, *b, own)
+    t = limits["threshold"]
+    if rel < 1 - t and again[2] < b[1] and own < 1 - t:
         p["why"] = "confirmed: " + how
     else:
         p["status"], p["why"] = "unconfirmed", "re-measured: " + how

@@ -17,9 +17,9 @@ A kernel measured beside memset in paired rounds (the CSV's vs_memset_* columns:
 ratio of its GB/s to memset's, round by round, and its 95 % interval) is judged on that ratio
 instead (judge_paired): the two kernels ran back to back in every round, so what the host did
 to both cancels.  It regressed when its ratio fell by more than the threshold against the
-baseline's and the two intervals do not overlap; if it moved but its ratio held, memset moved
-with it and the host, not the kernel, changed.  memset itself, and runs without rounds, keep
-the rule above.
+baseline's, the two intervals do not overlap, and its GB/s fell too; if it moved but its ratio
+held, memset moved with it and the host, not the kernel, changed.  memset itself, and runs
+without rounds, keep the rule above.
 
 When (nearly) every point moved the same way (machine_shift), the host changed (its memory
 bandwidth, its clocks, its neighbours) or something every kernel shares did: that is one
@@ -281,26 +281,31 @@ def against_history(points, history):
                 len(seen), min(seen), max(seen), "x memset" if paired else "GB/s", now)
 
 
-def judge_paired(points, base_pairs, new_pairs, limits):
+def judge_paired(points, base_pairs, new_pairs, limits, shift=None):
     """Judge every point with a paired ratio to memset in both runs (pairs_by_point maps) by
     that ratio: p['paired'] = dict(base, new: (ratio, low, high), ratio: new / base).  A point
-    already untested or noisy stays so."""
+    already untested or noisy stays so.  The kernel must also have moved the same way in GB/s
+    (against the machine-wide change's median on a night with one, shift): a ratio to memset
+    also falls when memset alone got faster, and memset at 24 KiB x 2 threads read 35 % faster
+    on one night of the Turin guest, every kernel beside it then lower against it."""
     t = limits["threshold"]
+    scale = shift["median"] if shift else 1.0
     for p in points:
         b, n = base_pairs.get(p["name"]), new_pairs.get(p["name"])
-        if not b or not n or p["status"] in ("untested", "noisy"):
+        if not b or not n or p["status"] in ("untested", "noisy") or not p["ratio"]:
             continue
-        rel = n[0] / b[0]
+        rel, own = n[0] / b[0], p["ratio"] / scale
         p["paired"] = dict(base=b, new=n, ratio=rel)
         how = "x memset %.3f [%.3f, %.3f] -> %.3f [%.3f, %.3f] in paired rounds" % (*b, *n)
-        moved = p["status"] in ("regression", "improvement")
-        if rel < 1 - t and n[2] < b[1]:
+        fell, rose = rel < 1 - t and n[2] < b[1], rel > 1 + t and n[1] > b[2]
+        if fell and own < 1 - t:
             p["status"], p["why"] = "regression", how
-        elif rel > 1 + t and n[1] > b[2]:
+        elif rose and own > 1 + t:
             p["status"], p["why"] = "improvement", how
         else:
             p["status"] = "unchanged"
-            p["why"] = ("moved with memset: " if moved else "") + how
+            p["why"] = ("memset moved, not it (GB/s x %.3f): " % own if fell or rose else
+                        "moved with memset: " if abs(own - 1) > t else "") + how
 
 
 def _bytes_per_second(entry):

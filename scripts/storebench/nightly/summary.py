@@ -71,14 +71,19 @@ def _num(v, fmt):
     return "—" if v is None else fmt % v
 
 
+def _moved(p):
+    """What the gate judged a point on: its paired ratio to memset, else its GB/s ratio."""
+    return p.get("paired", {}).get("ratio") or p["ratio"] or 1.0
+
+
 def _point_table(points):
-    out = ["| point | baseline GB/s | GB/s | ratio | p | cv base | cv new | note |",
-           "|---|---:|---:|---:|---:|---:|---:|---|"]
-    for p in sorted(points, key=lambda p: (p["ratio"] or 1.0)):
-        out.append("| `%s` | %s | %s | %s | %s | %s | %s | %s |" % (
+    out = ["| point | baseline GB/s | GB/s | ratio | vs memset | p | cv base | cv new | note |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for p in sorted(points, key=_moved):
+        out.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             p["name"], _num(p["gbps_base"], "%.2f"), _num(p["gbps_new"], "%.2f"),
-            _num(p["ratio"], "%.3f"), _num(p["p"], "%.4f"), _pct(p["cv_base"]),
-            _pct(p["cv_new"]), p["why"]))
+            _num(p["ratio"], "%.3f"), _num(p.get("paired", {}).get("ratio"), "%.3f"),
+            _num(p["p"], "%.4f"), _pct(p["cv_base"]), _pct(p["cv_new"]), p["why"]))
     return out
 
 
@@ -133,18 +138,20 @@ def write(path, res, csv_path, plots, trend):
           "- baseline: %s" % ("`%s` (%s)" % (res["baseline"], res.get("baseline_label", "pinned"))
                               if res["baseline"] else "none"),
           ] + ["- skipped as a baseline: %s: %s" % s for s in res.get("skipped_baselines", [])] + [
-          "- gate (--profile %s): regression = compare.py U-test p < %g **and** median GB/s more "
-          "than %g%% below the baseline, of good quality in both runs (cv ≤ %g%%, CPU share ≥ "
-          "%g; limits from %s), **and** confirmed by a re-measurement beside a stable "
-          "neighbour; more than %g%% of this run's points flagged gate nothing (%s); a point "
-          "flagged in either run is 'noisy' in the tables, not gated"
-          % (res["profile"], lim["alpha"], 100 * lim["threshold"], 100 * lim["cv_max"],
+          "- gate (--profile %s): regression = a kernel's paired ratio to memset more than "
+          "%g%% below the baseline's with the 95 %% intervals apart (memset, or a run without "
+          "rounds: compare.py U-test p < %g **and** median GB/s more than that below the "
+          "baseline), of good quality in both runs (cv ≤ %g%%, CPU share ≥ %g; limits from "
+          "%s), below its last nights, **and** confirmed by a re-measurement beside memset or "
+          "a stable neighbour; more than %g%% of this run's points flagged gate nothing (%s); a "
+          "point flagged in either run is 'noisy' in the tables, not gated"
+          % (res["profile"], 100 * lim["threshold"], lim["alpha"], 100 * lim["cv_max"],
              lim["cpu_share_min"], lim["source"], res["noisy_max"],
              "here %d of %d" % tuple(res["run_noisy"]) if res.get("run_noisy") else "not counted"),
           "- re-measurement: %s" % (res.get("confirm") or "nothing looked regressed"),
           "- ratio = median GB/s of this run / median GB/s of the baseline (< 1 is slower); "
-          "p = compare.py's two-sided Mann-Whitney p over the repetitions; cv of the "
-          "repetitions' batch times",
+          "vs memset = this run's paired ratio to memset / the baseline's; p = compare.py's "
+          "two-sided Mann-Whitney p over the repetitions; cv of the repetitions' batch times",
           "- budget %d s, wall %.0f s, %d points ran; %s%s" % (
               res["budget_s"], res["wall_s"], res["points_run"], res["shape"],
               "; **stopped at the budget** (later points missing)" if res["budget_stop"] else ""),
@@ -160,7 +167,7 @@ def write(path, res, csv_path, plots, trend):
             shown = sel
             if status not in ("regression", "unconfirmed") and len(sel) > MAX_ROWS:
                 # the ones that moved most first; every point is in gate.json
-                shown = sorted(sel, key=lambda p: -abs(math.log(p["ratio"] or 1.0)))[:MAX_ROWS]
+                shown = sorted(sel, key=lambda p: -abs(math.log(_moved(p))))[:MAX_ROWS]
             L += _point_table(shown) if sel else ["none"]
             if len(shown) < len(sel):
                 L += ["", "%d more in [gate.json](gate.json)." % (len(sel) - len(shown))]
@@ -169,7 +176,7 @@ def write(path, res, csv_path, plots, trend):
     if calm:
         # how close the unchanged points came: the margin the threshold left tonight
         L += ["## Largest changes that did not count (%d unchanged)" % len(calm), ""]
-        L += _point_table(sorted(calm, key=lambda p: -abs(math.log(p["ratio"])))[:5])
+        L += _point_table(sorted(calm, key=lambda p: -abs(math.log(_moved(p))))[:5])
         L.append("")
     if res["only_base"] or res["only_new"]:
         L += ["## Points in one run only", ""]
