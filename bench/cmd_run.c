@@ -366,10 +366,11 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	}
 	free(slot->row);
 	slot->row = packed;
-	/* over rounds, cv, outlier and shared_cpu are judged again over all of them each round
-	 * (measure.h) */
+	/* over rounds, cv, outlier, shared_cpu and skew are judged again over all of them each
+	 * round (measure.h) */
 	if (o->rounds > 1)
-		slot->quality &= ~(unsigned)(QUALITY_CV | QUALITY_OUTLIER | QUALITY_SHARED_CPU);
+		slot->quality &= ~(unsigned)(QUALITY_CV | QUALITY_OUTLIER | QUALITY_SHARED_CPU |
+					     QUALITY_SKEW);
 	slot->quality |= res.quality;
 	slot->remeasured |= res.remeasured;
 	slot->failed = rc != 0;

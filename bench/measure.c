@@ -5,6 +5,7 @@
  */
 #include "measure.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -700,7 +701,8 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	if (!ok)
 		verify_failed(env, p);
 	/* the round's sample, from the repetitions this round kept */
-	if (ok && !point_history_end_round(rs.hist, C_GBPS, rs.hist_base, env->round)) {
+	if (ok && !point_history_end_round(rs.hist, C_GBPS, rs.hist_base, env->round,
+					   rs.have_batch ? rs.skew_median : NAN)) {
 		fprintf(stderr, "storebench run: out of memory for the samples of %s\n", p->name);
 		ok = false;
 		oom = true;
@@ -716,11 +718,15 @@ int measure_point(const struct measure_env *env, const struct point *p,
 			/* once the rounds give an interval, the spread over them is its to carry: cv
 			 * and outlier would only say again that the samples differ, which
 			 * gbps_ci_low/high already say, with how much; a CPU lost for one short
-			 * repetition bends one sample of many (judge) */
+			 * repetition, or a thread woken late in one round, bends one sample of
+			 * many (judge; skew then by the median round, before by the worst) */
 			unsigned spread = QUALITY_CV | QUALITY_OUTLIER;
 			bool interval = rs.hist->nsample >= MEDIAN_CI_MIN_SAMPLES;
+			double skew = point_history_skew(rs.hist, interval);
 
-			q = (q & ~(spread | QUALITY_SHARED_CPU)) |
+			if (!isnan(skew))
+				rs.skew_median = skew;
+			q = (q & ~(spread | QUALITY_SHARED_CPU | QUALITY_SKEW)) |
 			    (judge(&env->o->quality, &rs, interval) & ~(interval ? spread : 0u));
 		}
 	}

@@ -24,6 +24,7 @@ void point_history_free(struct point_history *h)
 		free(h->v);
 		free(h->sample);
 		free(h->sample_round);
+		free(h->sample_skew);
 	}
 	free(h);
 }
@@ -57,7 +58,7 @@ double point_history_value(const struct point_history *h, int i, int k)
 	return h->v[(size_t)i * (size_t)h->width + (size_t)k];
 }
 
-bool point_history_end_round(struct point_history *h, int k, int first, int round)
+bool point_history_end_round(struct point_history *h, int k, int first, int round, double skew)
 {
 	double *tmp;
 	int n = 0;
@@ -66,12 +67,15 @@ bool point_history_end_round(struct point_history *h, int k, int first, int roun
 		int cap = h->sample_cap ? 2 * h->sample_cap : 8;
 		double *s = realloc(h->sample, (size_t)cap * sizeof *s);
 		int *r = s ? realloc(h->sample_round, (size_t)cap * sizeof *r) : NULL;
+		double *sk = r ? realloc(h->sample_skew, (size_t)cap * sizeof *sk) : NULL;
 
 		if (s)
 			h->sample = s;
 		if (r)
 			h->sample_round = r;
-		if (!s || !r) {
+		if (sk)
+			h->sample_skew = sk;
+		if (!s || !r || !sk) {
 			h->failed = true;
 			return false;
 		}
@@ -87,10 +91,30 @@ bool point_history_end_round(struct point_history *h, int k, int first, int roun
 			tmp[n++] = point_history_value(h, i, k);
 	if (n) {
 		h->sample[h->nsample] = median_sorted_in_place(tmp, (size_t)n);
+		h->sample_skew[h->nsample] = skew;
 		h->sample_round[h->nsample++] = round;
 	}
 	free(tmp);
 	return n > 0;
+}
+
+double point_history_skew(const struct point_history *h, bool median)
+{
+	double *tmp = malloc((size_t)(h->nsample ? h->nsample : 1) * sizeof *tmp);
+	double m = NAN;
+	size_t n = 0;
+
+	if (!tmp)
+		return NAN;
+	for (int i = 0; i < h->nsample; i++)
+		if (!isnan(h->sample_skew[i]))
+			tmp[n++] = h->sample_skew[i];
+	if (n)
+		m = median ? median_sorted_in_place(tmp, n) : tmp[0];
+	for (size_t i = 1; !median && i < n; i++)
+		m = tmp[i] > m ? tmp[i] : m;
+	free(tmp);
+	return m;
 }
 
 int point_history_samples(const struct point_history *h, int k, double *out)

@@ -30,6 +30,7 @@ struct point_history {
 	/* one sample per round, the unit of the intervals and of the paired comparisons */
 	double *sample;    /* GB/s of each round: the median of that round's repetitions */
 	int *sample_round; /* the run's round each sample was taken in (pairs kernels' samples) */
+	double *sample_skew; /* each round's median start skew share, NAN where not measured */
 	int nsample;       /* samples stored */
 	int sample_cap;    /* samples allocated */
 	/* what the first round learned, so later rounds skip the search (measure.c) */
@@ -47,9 +48,14 @@ bool point_history_add(struct point_history *h, const struct gbs_counter *c, siz
 
 /*
  * Close a round: the median of counter k over rows [first, nrep) becomes the sample of round
- * round.  false (and h->failed) when out of memory or no row of the round has k.
+ * round, skew its start skew share (NAN: none).  false (and h->failed) when out of memory or no
+ * row of the round has k.
  */
-bool point_history_end_round(struct point_history *h, int k, int first, int round);
+bool point_history_end_round(struct point_history *h, int k, int first, int round, double skew);
+
+/* The median (median) or the largest of the rounds' start skew shares; NAN when no round
+ * measured one. */
+double point_history_skew(const struct point_history *h, bool median);
 
 /*
  * The values an interval rests on: the round samples when two rounds or more measured the point,

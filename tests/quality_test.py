@@ -23,7 +23,8 @@ outlier  one SIGSTOP of 200 ms while the repetitions run: that repetition is far
 skew     --inject-skew: the last thread starts every batch 2 ms after the barrier, as a thread
          woken late does (busy neighbours were not enough: with the start barrier a preemption
          between release and the first store is rare, so the median skew stays ~0.05%); the
-         rows are skew; with --skew-max 1 they are not; the metadata says diagnostic.
+         rows are skew, and over 12 rounds as well (the median round is skewed); with
+         --skew-max 1 they are not; the metadata says diagnostic.
 drift    --drift-band 0 drives the DRAM canary out of its band for the whole sweep: the DRAM
          point is flagged drift, the L1 point is not (the canary judges its own regime only).
 drift_third  --inject-drift 300 slows only the canary's samples in the middle third of the
@@ -354,6 +355,12 @@ def test_skew(d):
           f"inject_skew_us={meta.get('inject_skew_us')!r}")
     for r in loose:
         check("skew" not in reasons(r), "skew: flagged with --skew-max 1")
+    # every one of 12 rounds skewed: the median round is, and so is the row
+    _, rounds, _, _ = run(d, "skew12", args + ["--rounds", "12", "--repetitions", "12"])
+    for r in rounds:
+        check("skew" in reasons(r) and r["rounds"] == "12",
+              f"skew: a thread 2 ms late in every batch of 12 rounds left start_skew_share "
+              f"{r['start_skew_share']}, quality {r['quality']}")
 
 
 def test_drift(d):

@@ -77,7 +77,7 @@ static struct point_history *history(double base, double (*factor)(int), int ski
 		if (r == skip_round)
 			continue;
 		point_history_add(h, &c, 1);
-		point_history_end_round(h, MEASURE_COUNTER_GBPS, first, r);
+		point_history_end_round(h, MEASURE_COUNTER_GBPS, first, r, NAN);
 		h->rounds++;
 	}
 	return h;

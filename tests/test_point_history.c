@@ -1,7 +1,8 @@
 /*
  * test_point_history.c — a point's repetitions over rounds and their statistics: the same
  * median, mean, min, max and cv Google Benchmark's aggregates give, counters a repetition did
- * not report left out, and a re-measured attempt dropped by cutting nrep back.
+ * not report left out, a re-measured attempt dropped by cutting nrep back, and the start skew
+ * over rounds (their median, or the largest).
  * Plain C, no ISA.
  */
 #include <math.h>
@@ -58,6 +59,22 @@ int main(void)
 	add(h, 6, NAN);
 	CHECK(point_history_stat(h, 0, tmp, &s) && !s.have_cv && s.median == 6,
 	      "one repetition: its own median, no cv");
+	point_history_free(h);
+	/* one round of twelve with a thread started late (skew 0.4): the median round judges the
+	 * point once the rounds give an interval, the worst one before */
+	h = point_history_new(1);
+	CHECK(isnan(point_history_skew(h, true)), "no round, no skew");
+	for (int r = 0; r < 12; r++) {
+		int first = h->nrep;
+
+		add(h, 10 + r, NAN);
+		CHECK(point_history_end_round(h, 0, first, r, r == 5 ? 0.4 : r == 7 ? NAN : 0.001),
+		      "round %d", r);
+	}
+	CHECK(h->nsample == 12 && h->sample[3] == 13, "a sample a round: %d", h->nsample);
+	CHECK(point_history_skew(h, true) == 0.001 && point_history_skew(h, false) == 0.4,
+	      "skew over the rounds: median %g, largest %g (a round without one left out)",
+	      point_history_skew(h, true), point_history_skew(h, false));
 	point_history_free(h);
 	return test_result("ok: point history statistics");
 }
