@@ -357,6 +357,47 @@ static void check_beyond_1024(void)
 	topology_free(t);
 }
 
+/*
+ * 8192 CPUs (issue 21.8): the load walks each PU and core up the tree once, where walking every
+ * cache's cpuset took 37 s here; ctest's timeout (tests/CMakeLists.txt) is the bound.  Two SMT
+ * siblings a core, one core an L1d and L2, 128 cores an L3.
+ */
+static void check_8192(void)
+{
+	char path[] = "/tmp/storebench-topo-XXXXXX", err[256];
+	hwloc_topology_t h;
+	struct topology *t;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0)
+		return;
+	close(fd);
+	hwloc_topology_init(&h);
+	hwloc_topology_set_synthetic(h, "pack:2 numa:1(memory=512GB) l3:16(size=32MB) "
+				     "l2:128(size=2MB) l1d:1(size=48KB) core:1 pu:2");
+	CHECK(!hwloc_topology_load(h) && !hwloc_topology_export_xml(h, path, 0), "synthetic export");
+	hwloc_topology_destroy(h);
+	t = topology_load(path, err, sizeof err);
+	unlink(path);
+	CHECK(t && t->npus == 8192 && t->cores == 4096 && t->nnodes == 2 &&
+		      t->cache[TOPO_L2].count == 4096 && t->cache[TOPO_L3].count == 32,
+	      "8192-PU machine: %s", t ? "wrong counts" : err);
+	if (!t)
+		return;
+	CHECK(t->cache[TOPO_L2].inst[4095].cores == 1 && t->cache[TOPO_L2].inst[4095].pus == 2 &&
+		      t->cache[TOPO_L3].inst[31].cores == 128 && t->cache[TOPO_L3].inst[31].pus == 256,
+	      "8192-PU machine: cores and PUs per cache");
+	CHECK(topology_pu(t, 8191) && topology_pu(t, 8191)->cache[TOPO_L3] == 31 &&
+		      topology_pu(t, 8191)->cache[TOPO_L1D] == 4095 && topology_pu(t, 8191)->node == 1,
+	      "8192-PU machine: the last PU's caches and node: L3 %d, L1d %d, node %d",
+	      topology_pu(t, 8191) ? topology_pu(t, 8191)->cache[TOPO_L3] : -2,
+	      topology_pu(t, 8191) ? topology_pu(t, 8191)->cache[TOPO_L1D] : -2,
+	      topology_pu(t, 8191) ? topology_pu(t, 8191)->node : -2);
+	check_orders(t);
+	topology_free(t);
+}
+
 /* This machine: both orders cover the allowed CPUs; a replay (HWLOC_XMLFILE) is refused for pinning. */
 static void check_live(const char *dir)
 {
@@ -392,6 +433,8 @@ int main(int argc, char **argv)
 		check_live(dir);
 	} else if (!strcmp(which, "big")) {
 		check_beyond_1024();
+	} else if (!strcmp(which, "8192")) {
+		check_8192();
 	} else if (!strcmp(which, "cases")) {
 		check_named_cases(dir);
 		check_explicit(dir);
@@ -406,7 +449,7 @@ int main(int argc, char **argv)
 		while (i < sizeof machines / sizeof machines[0] && strcmp(machines[i].name, which))
 			i++;
 		if (i == sizeof machines / sizeof machines[0]) {
-			fprintf(stderr, "usage: test_topology live|big|cases|bad|<fixture> DIR\n");
+			fprintf(stderr, "usage: test_topology live|big|8192|cases|bad|<fixture> DIR\n");
 			return 2;
 		}
 		check_fixture(dir, &machines[i]);
