@@ -322,25 +322,36 @@ static void check_explicit(const char *dir)
 }
 
 /* 4 packages x 2 L3 x 96 cores x 2 PUs = 1536 PUs: nothing may stop at 1024 CPUs. */
-static void check_beyond_1024(void)
+/* hwloc's synthetic machine of spec, exported to an XML file and loaded from it as a replay;
+ * NULL with err on failure. */
+static struct topology *load_synthetic(const char *spec, char *err, size_t len)
 {
-	char path[] = "/tmp/storebench-topo-XXXXXX", err[256];
+	char path[] = "/tmp/storebench-topo-XXXXXX";
 	hwloc_topology_t h;
 	struct topology *t;
-	struct placement pl;
-	struct thread_set ts;
 	int fd = mkstemp(path);
 
 	CHECK(fd >= 0, "mkstemp");
 	if (fd < 0)
-		return;
+		return NULL;
 	close(fd);
 	hwloc_topology_init(&h);
-	hwloc_topology_set_synthetic(h, "pack:4 numa:1(memory=64GB) l3:2(size=64MB) core:96 pu:2");
+	hwloc_topology_set_synthetic(h, spec);
 	CHECK(!hwloc_topology_load(h) && !hwloc_topology_export_xml(h, path, 0), "synthetic export");
 	hwloc_topology_destroy(h);
-	t = topology_load(path, err, sizeof err);
+	t = topology_load(path, err, len);
 	unlink(path);
+	return t;
+}
+
+static void check_beyond_1024(void)
+{
+	char err[256];
+	struct placement pl;
+	struct thread_set ts;
+	struct topology *t = load_synthetic("pack:4 numa:1(memory=64GB) l3:2(size=64MB) core:96 pu:2",
+					    err, sizeof err);
+
 	CHECK(t && t->npus == 1536 && t->cache[TOPO_L3].count == 8 && t->nnodes == 4,
 	      "1536-PU machine: %s", t ? "wrong counts" : err);
 	if (!t)
@@ -364,22 +375,11 @@ static void check_beyond_1024(void)
  */
 static void check_8192(void)
 {
-	char path[] = "/tmp/storebench-topo-XXXXXX", err[256];
-	hwloc_topology_t h;
-	struct topology *t;
-	int fd = mkstemp(path);
+	char err[256];
+	struct topology *t = load_synthetic("pack:2 numa:1(memory=512GB) l3:16(size=32MB) "
+					    "l2:128(size=2MB) l1d:1(size=48KB) core:1 pu:2",
+					    err, sizeof err);
 
-	CHECK(fd >= 0, "mkstemp");
-	if (fd < 0)
-		return;
-	close(fd);
-	hwloc_topology_init(&h);
-	hwloc_topology_set_synthetic(h, "pack:2 numa:1(memory=512GB) l3:16(size=32MB) "
-				     "l2:128(size=2MB) l1d:1(size=48KB) core:1 pu:2");
-	CHECK(!hwloc_topology_load(h) && !hwloc_topology_export_xml(h, path, 0), "synthetic export");
-	hwloc_topology_destroy(h);
-	t = topology_load(path, err, sizeof err);
-	unlink(path);
 	CHECK(t && t->npus == 8192 && t->cores == 4096 && t->nnodes == 2 &&
 		      t->cache[TOPO_L2].count == 4096 && t->cache[TOPO_L3].count == 32,
 	      "8192-PU machine: %s", t ? "wrong counts" : err);
