@@ -71,7 +71,10 @@ static bool memory_fits(const struct run_opts *o, const struct point *pts, const
 		fprintf(stderr, "storebench run: out of memory\n");
 		return false;
 	}
-	need = f.peak_bytes + (o->canary ? buffer_footprint(canary_bytes(o), o->pages) : 0);
+	need = f.peak_bytes;
+	for (int r = 0; o->canary && r < CANARY_REGIMES; r++)
+		if (canary_bytes(o, (enum canary_regime)r))
+			need += buffer_footprint(canary_bytes(o, (enum canary_regime)r), o->pages);
 	footprint_free(&f);
 	if (o->pages == PAGES_HUGETLB) {
 		unit = hugetlb_page_bytes();
@@ -132,7 +135,7 @@ struct run_mem {
 	size_t *order;            /* the measuring order: indices into pts, round after round */
 	size_t norder;            /* entries of order: rounds x npts, plus the adaptive rounds' */
 	uint64_t rng;             /* where the adaptive rounds go on drawing their order */
-	bool *in_dram;            /* per point: in the DRAM regime, the one the canary judges */
+	unsigned char *regime;    /* per point: the enum canary_regime of the canary judging it */
 	struct point_slot *slots; /* npts of them */
 	struct csv_row *row;      /* one row's fields (too large for the stack many times over) */
 	char *meta;               /* the run's metadata, until the preamble is written */
@@ -234,11 +237,13 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 	mem->norder = mem->npts * (size_t)o->rounds;
 	mem->slots = calloc(mem->npts, sizeof *mem->slots);
 	mem->row = malloc(sizeof *mem->row);
-	mem->in_dram = calloc(mem->npts, sizeof *mem->in_dram);
-	for (size_t i = 0; mem->in_dram && i < mem->npts; i++)
-		mem->in_dram[i] = point_regime(&mem->pts[i], axes_at(o, mem->pts[i].threads)) ==
-				  R_DRAM;
-	if (!mem->order || !mem->slots || !mem->row || !mem->in_dram) {
+	mem->regime = calloc(mem->npts, sizeof *mem->regime);
+	for (size_t i = 0; mem->regime && i < mem->npts; i++) {
+		enum regime r = point_regime(&mem->pts[i], axes_at(o, mem->pts[i].threads));
+
+		mem->regime[i] = r == R_DRAM ? CANARY_DRAM : r == R_L3 ? CANARY_LLC : CANARY_L2;
+	}
+	if (!mem->order || !mem->slots || !mem->row || !mem->regime) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		return 1;
 	}
@@ -402,7 +407,7 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 		for (; k < end && !signals_pending(); k++) {
 			if (o->canary && canary_due(&mem->canary)) {
 				if (!slots_canary_step(&mem->canary, mem->slots, mem->npts,
-						       mem->order, mem->in_dram, k,
+						       mem->order, mem->regime, k,
 						       o->rounds > 1)) {
 					status = 1;
 					rc = -1;
@@ -430,7 +435,7 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
 	 * each with the rounds it got (all of them unless stopped) */
 	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->npts, mem->order,
-					    mem->in_dram, k, o->rounds > 1))
+					    mem->regime, k, o->rounds > 1))
 		status = 1;
 	if (!compare_slots(mem, o->rounds > 1))
 		status = 1;
@@ -600,7 +605,7 @@ int cmd_run(int argc, char **argv)
 	free(mem.meta);
 	free(mem.row);
 	free(mem.order);
-	free(mem.in_dram);
+	free(mem.regime);
 	free(mem.pts);
 	opts_free(&o);
 	machine_free(&mach);

@@ -61,17 +61,25 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
 }
 
 /*
- * The drift canary's cost around a sweep of sweep_s seconds: its first touch, then one sample at
- * the start, one per canary period of sweep and one at the end, each CANARY_PASSES calls of one
- * thread at the DRAM rate.  *samples gets their count.
+ * The drift canaries' cost around a sweep of sweep_s seconds: their first touch, then one sample
+ * at the start, one per canary period of sweep and one at the end, each CANARY_PASSES passes of
+ * one thread, the DRAM canary's at the DRAM rate, a cache canary's (CANARY_PASS_BYTES at most)
+ * at the L3 rate.  *samples gets their count.
  */
 static double canary_seconds(const struct run_opts *o, double sweep_s, size_t *samples)
 {
-	double bytes = (double)canary_bytes(o);
+	double s = 0;
 
 	*samples = 2 + (size_t)(sweep_s / o->canary_period_s);
-	return bytes / (DRYRUN_FAULT_MBPS * 1e6) +
-	       (double)*samples * CANARY_PASSES * bytes / (DRYRUN_GBPS_DRAM * 1e9);
+	for (int r = 0; r < CANARY_REGIMES; r++) {
+		double bytes = (double)canary_bytes(o, (enum canary_regime)r);
+		double pass = r == CANARY_DRAM || !bytes ? bytes : bytes < CANARY_PASS_BYTES ?
+				     (double)CANARY_PASS_BYTES : bytes;
+
+		s += bytes / (DRYRUN_FAULT_MBPS * 1e6) + (double)*samples * CANARY_PASSES * pass /
+			((r == CANARY_DRAM ? DRYRUN_GBPS_DRAM : DRYRUN_GBPS_L3) * 1e9);
+	}
+	return s;
 }
 
 /* The stated time budget of a preset in minutes (plan_rules.h), 0 when it has none. */
@@ -237,10 +245,10 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 	if (o->canary) {
 		double s = canary_seconds(o, total, &samples);
 
-		human_bytes(canary_bytes(o), h1, sizeof h1);
-		fprintf(out, "canary_samples=%zu canary_s=%.1f  # one thread's %s over %s, first "
-			     "touch + %d passes per sample\n", samples, s, CANARY_KERNEL, h1,
-			CANARY_PASSES);
+		human_bytes(canary_bytes(o, CANARY_DRAM), h1, sizeof h1);
+		fprintf(out, "canary_samples=%zu canary_s=%.1f  # one thread's %s over %s (and the "
+			     "cache regimes' canaries), first touch + %d passes per sample\n", samples,
+			s, CANARY_KERNEL, h1, CANARY_PASSES);
 		total += s;
 	}
 	if (o->rounds > 1 && o->budget_s > total) {

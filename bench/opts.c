@@ -529,6 +529,8 @@ static int parse_all_axes(struct run_opts *o, const struct cpu_info *cpu)
 	o->nws = one.nws;
 	o->chunk = one.chunk;
 	o->cold_bytes = one.cold_bytes;
+	o->l2_bytes = one.words[SW_L2].value;
+	o->llc_bytes = one.words[SW_LLC].value;
 	o->at = calloc(o->threads.n ? o->threads.n : 1, sizeof *o->at);
 	if (!o->at)
 		return fail("--threads: out of memory");

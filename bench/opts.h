@@ -80,6 +80,8 @@ struct run_opts {
 	double canary_period_s;      /* --canary-period: seconds of sweep between samples */
 	const char *csv, *json, *machine;
 	unsigned long long cold_bytes; /* working set of "cold" at 1 thread (metadata) */
+	unsigned long long l2_bytes;   /* one thread's L2 and LLC (0: unknown), the sizes of the */
+	unsigned long long llc_bytes;  /* drift canaries of the cache regimes (canary.h) */
 	struct scaled_axes *at;      /* the sizes at each thread count, in o->threads order */
 	const struct topology *topo; /* the machine planned for (this one, or replayed) */
 	bool dry_run;                /* --dry-run: print the plan, measure nothing */

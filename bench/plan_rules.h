@@ -34,8 +34,9 @@
  * verification) plus first touch of grown buffers at DRYRUN_FAULT_MBPS per thread, at most
  * DRYRUN_FAULT_TOTAL_GBPS for the process: the rate of a 4 KiB-page KVM guest (this project's
  * test VM first-touches 0.34 GB/s per thread, under 0.5 GB/s for two), so on bare metal, where
- * faults are several times faster, the estimate errs long.  The drift canary adds its first touch
- * and its samples (one thread at DRYRUN_GBPS_DRAM); a point that quality.h has measured a second
+ * faults are several times faster, the estimate errs long.  The drift canaries add their first
+ * touch and their samples (one thread at DRYRUN_GBPS_DRAM, the cache regimes' at DRYRUN_GBPS_L3);
+ * a point that quality.h has measured a second
  * time costs that again, which no model can know beforehand.
  */
 #define DRYRUN_GBPS_L1D 100
@@ -62,7 +63,8 @@
 	"the same + " PLAN_STR(DRYRUN_ROUND_PASSES) " passes (prefill, verification); a round " \
 	"runs ceil(repetitions / rounds) repetitions; + first touch of grown buffers at " \
 	PLAN_STR(DRYRUN_FAULT_MBPS) " MB/s per thread, at most " PLAN_STR(DRYRUN_FAULT_TOTAL_GBPS) \
-	" GB/s in all; the canary's samples at the DRAM rate; a point measured twice (quality " \
+	" GB/s in all; the DRAM canary's samples at the DRAM rate, the cache canaries' at the L3 " \
+	"rate; a point measured twice (quality " \
 	"short_batch or outlier) is not priced"
 
 /*

@@ -111,7 +111,7 @@ bool rows_write(struct rows_out *w, size_t upto)
 bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool last)
 {
 	put_rows(w, upto);
-	for (; w->samples < c->n; w->samples++)
+	for (; w->samples < c->r[CANARY_DRAM].n; w->samples++)
 		canary_sample_line(w->of->csv_stream, "# ", c, w->samples);
 	if (last)
 		canary_summary(w->of->csv_stream, "# ", c);
@@ -165,7 +165,7 @@ void slots_free(struct point_slot *slots, size_t n)
 }
 
 bool slots_canary_step(struct canary *c, struct point_slot *slots, size_t npts,
-		       const size_t *order, const bool *judged, size_t to, bool again)
+		       const size_t *order, const unsigned char *regime, size_t to, bool again)
 {
 	size_t *seen = NULL, *bad = NULL;
 	bool ok = canary_sample(c, to);
@@ -181,13 +181,19 @@ bool slots_canary_step(struct canary *c, struct point_slot *slots, size_t npts,
 		fprintf(stderr, "storebench run: out of memory for the canary's series\n");
 		return false;
 	}
-	/* window j holds the measurements between samples j - 1 and j */
-	for (size_t j = again ? 1 : c->n - 1; j < c->n; j++) {
-		bool out = canary_out(c, j - 1) || canary_out(c, j);
+	/* window j holds the measurements between samples j - 1 and j; each point is judged by
+	 * the canary of its own regime */
+	for (int r = 0; r < CANARY_REGIMES; r++) {
+		const struct canary_series *s = &c->r[r];
 
-		for (size_t k = c->s[j - 1].at; k < c->s[j].at; k++) {
-			seen[order[k]] += judged[order[k]];
-			bad[order[k]] += judged[order[k]] && out;
+		for (size_t j = again ? 1 : s->n - 1; s->bytes && j < s->n; j++) {
+			bool out = canary_out(c, (enum canary_regime)r, j - 1) ||
+				   canary_out(c, (enum canary_regime)r, j);
+
+			for (size_t k = s->s[j - 1].at; k < s->s[j].at; k++) {
+				seen[order[k]] += regime[order[k]] == r;
+				bad[order[k]] += regime[order[k]] == r && out;
+			}
 		}
 	}
 	for (size_t i = 0; i < npts; i++)

@@ -89,17 +89,18 @@ bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last);
 void slots_free(struct point_slot *slots, size_t n);
 
 /*
- * One more canary sample, after the sweep's measurements [0, to), then its verdict on the
- * measurements of the points in the canary's regime (judged[i]: the DRAM canary judges DRAM
- * points; an L1 store loop does not slow down because memory bandwidth moved).  A measurement
- * ran out of band when a sample either side of it lies outside the band around the median of
- * the series so far; a point is drift when more than half of its judged measurements did (its
- * median then lies among them).  again:
+ * One more sample of every canary, after the sweep's measurements [0, to), then each one's
+ * verdict on the measurements of the points in its regime (regime[i], an enum canary_regime:
+ * the DRAM canary judges DRAM points, the L2 one the points within a thread's L2 share; an L1
+ * store loop does not slow down because memory bandwidth moved).  A measurement ran out of band
+ * when a sample either side of it lies outside the band around the median of its canary's
+ * series so far; a point is drift when more than half of its measurements did (its median then
+ * lies among them).  again:
  * every window since the first sample is judged anew against today's median (with rounds the
  * rows are written again); otherwise only the newest (at one round the rows before it are
  * written and stay).  false when out of memory for the series.
  */
 bool slots_canary_step(struct canary *c, struct point_slot *slots, size_t npts,
-		       const size_t *order, const bool *judged, size_t to, bool again);
+		       const size_t *order, const unsigned char *regime, size_t to, bool again);
 
 #endif
