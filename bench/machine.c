@@ -72,9 +72,13 @@ static void cpu_from_topology(struct cpu_info *cpu, const struct topology *t)
 	memset(cpu, 0, sizeof *cpu);
 	snprintf(cpu->vendor, sizeof cpu->vendor, "%s", t->id.vendor);
 	snprintf(cpu->brand, sizeof cpu->brand, "%s", t->id.model_name);
-	cpu->family = t->id.family > 0 ? (unsigned)t->id.family : 0;
-	cpu->model = t->id.model > 0 ? (unsigned)t->id.model : 0;
-	cpu->stepping = t->id.stepping > 0 ? (unsigned)t->id.stepping : 0;
+	/* a family without its model (or one beyond CPUID's range) names no CPU: family 0, which
+	 * the metadata says is unknown */
+	if (t->id.family > 0 && t->id.model >= 0) {
+		cpu->family = (unsigned)t->id.family;
+		cpu->model = (unsigned)t->id.model;
+		cpu->stepping = t->id.stepping > 0 ? (unsigned)t->id.stepping : 0;
+	}
 	cpu->codename = cpu_codename(cpu->vendor, cpu->family, cpu->model, cpu->stepping);
 }
 

@@ -144,7 +144,8 @@ static void cpu_keys(FILE *out, const char *prefix, const struct cpu_info *cpu)
 
 	metadata_kv(out, prefix, "cpu_vendor", "%s", cpu->vendor[0] ? cpu->vendor : "unknown");
 	metadata_kv(out, prefix, "cpu_brand", "%s", cpu->brand);
-	if (cpu->vendor[0]) {
+	/* no x86 CPU is of family 0: a topology that names its vendor but not its family */
+	if (cpu->vendor[0] && cpu->family) {
 		metadata_kv(out, prefix, "cpu_family", "0x%02x", cpu->family);
 		metadata_kv(out, prefix, "cpu_model", "0x%02x", cpu->model);
 		metadata_kv(out, prefix, "cpu_stepping", "%u", cpu->stepping);

@@ -210,6 +210,21 @@ static bool nodes(hwloc_topology_t h, struct topology *t)
 	return true;
 }
 
+/* A Package info that is a decimal number within 0..max, else -1 (absent or implausible: a
+ * model of 99999999999 once read as 0x4876e7ff). */
+static int info_number(hwloc_obj_t pkg, const char *name, long max)
+{
+	const char *v = hwloc_obj_get_info_by_name(pkg, name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return -1;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	return errno || *end || n < 0 || n > max ? -1 : (int)n;
+}
+
 static void identity(hwloc_topology_t h, struct topology *t)
 {
 	hwloc_obj_t pkg = hwloc_get_obj_by_type(h, HWLOC_OBJ_PACKAGE, 0);
@@ -222,12 +237,31 @@ static void identity(hwloc_topology_t h, struct topology *t)
 		snprintf(t->id.vendor, sizeof t->id.vendor, "%s", v);
 	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUModel")))
 		snprintf(t->id.model_name, sizeof t->id.model_name, "%s", v);
-	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUFamilyNumber")))
-		t->id.family = atoi(v);
-	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUModelNumber")))
-		t->id.model = atoi(v);
-	if ((v = hwloc_obj_get_info_by_name(pkg, "CPUStepping")))
-		t->id.stepping = atoi(v);
+	/* CPUID's display family is base + extended (15 + 255), its model 8 bits, stepping 4 */
+	t->id.family = info_number(pkg, "CPUFamilyNumber", 15 + 255);
+	t->id.model = info_number(pkg, "CPUModelNumber", 255);
+	t->id.stepping = info_number(pkg, "CPUStepping", 15);
+}
+
+/* What makes a replayed machine no machine: two PUs of one OS number (two threads would be
+ * planned on one CPU), a node's memory beyond 2^60 bytes (an XML's -5 read as 2^64 - 5).  Called
+ * on t->pu sorted by OS number; false with err. */
+static bool plausible(const struct topology *t, char *err, size_t errlen)
+{
+	for (size_t i = 1; i < t->npus; i++)
+		if (t->pu[i].os == t->pu[i - 1].os) {
+			snprintf(err, errlen, "two PUs are numbered %u: not one machine's topology",
+				 t->pu[i].os);
+			return false;
+		}
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->node[i].memory_bytes > 1ull << 60) {
+			snprintf(err, errlen, "NUMA node %u has %llu bytes of memory: not a machine's "
+				 "(a negative number in the XML?)", t->node[i].os,
+				 (unsigned long long)t->node[i].memory_bytes);
+			return false;
+		}
+	return true;
 }
 
 /* This machine's caches come from sysfs when the kernel exports them, else hwloc read CPUID. */
@@ -329,6 +363,10 @@ struct topology *topology_load(const char *xml, char *err, size_t errlen)
 	}
 	t->cache_source = live ? live_cache_source(t) : "xml";
 	hwloc_topology_destroy(h);
+	if (!plausible(t, err, errlen)) {
+		topology_free(t);
+		return NULL;
+	}
 	return t;
 }
 

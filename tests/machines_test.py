@@ -167,6 +167,39 @@ def test_topology():
         check(kv["cache_l3_check"] == "ok", f"{file}: cache_l3_check={kv['cache_l3_check']}")
 
 
+def test_implausible():
+    """Issue 21.16: a replayed topology that is no machine is refused (two PUs of one number, a
+    node of -5 bytes); an identity it states badly (a model of 99999999999, no family or model)
+    is unknown, never a made-up number."""
+    src = open(os.path.join(DIR, "topology", "milan-2s-epyc-7763.xml")).read()
+    with tempfile.TemporaryDirectory() as d:
+        def variant(name, text):
+            path = os.path.join(d, name + ".xml")
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+        twice = variant("twice", src.replace('<object type="PU" os_index="1" ',
+                                             '<object type="PU" os_index="0" ', 1))
+        with_memory = open(os.path.join(DIR, "topology", "cascadelake-2s-snc2.xml")).read()
+        negative = variant("negative", re.sub(r'local_memory="\d+"', 'local_memory="-5"',
+                                              with_memory, count=1))
+        for path, must in ((twice, "two PUs are numbered 0"), (negative, "NUMA node")):
+            for cmd in (("info", "--topology", path), ("run", "--dry-run", "--topology", path)):
+                r = sb(*cmd)
+                check(r.returncode == 2 and must in r.stderr and not r.stdout.strip(),
+                      f"{os.path.basename(path)}: {' '.join(cmd[:2])} exit {r.returncode}, "
+                      f"stderr {r.stderr.strip()!r}")
+        big = variant("model", src.replace('name="CPUModelNumber" value="1"',
+                                           'name="CPUModelNumber" value="99999999999"'))
+        none = variant("none", re.sub(r'<info name="CPU(Family|Model)Number" value="\d+"/>', "",
+                                      src))
+        for path in (big, none):
+            kv = info("--topology", path)
+            check(kv.get("cpu_family") == kv.get("cpu_model") == "unknown",
+                  f"{os.path.basename(path)}: cpu_family {kv.get('cpu_family')}, cpu_model "
+                  f"{kv.get('cpu_model')}, want unknown")
+
+
 def one_line_exit2(r, what, must):
     check(r.returncode == 2, f"{what}: exit {r.returncode}, want 2")
     check(len(r.stderr.splitlines()) == 1 and must in r.stderr, f"{what}: stderr {r.stderr!r}")
@@ -207,5 +240,6 @@ def test_replay():
         one_line_exit2(sb(*args), " ".join(args), must)
 
 
-{"cpuid": test_cpuid, "topology": test_topology, "replay": test_replay}[PART]()
+{"cpuid": test_cpuid, "topology": lambda: (test_topology(), test_implausible()),
+ "replay": test_replay}[PART]()
 sys.exit(check.finish(f"machines {PART}"))
