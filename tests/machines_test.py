@@ -170,7 +170,7 @@ def test_topology():
 def test_implausible():
     """Issue 21.16: a replayed topology that is no machine is refused (two PUs of one number, a
     node of -5 bytes); an identity it states badly (a model of 99999999999, no family or model)
-    is unknown, never a made-up number."""
+    is unknown, never a made-up number; an L3 of 1 byte is flagged implausible."""
     src = open(os.path.join(DIR, "topology", "milan-2s-epyc-7763.xml")).read()
     with tempfile.TemporaryDirectory() as d:
         def variant(name, text):
@@ -193,6 +193,11 @@ def test_implausible():
                                            'name="CPUModelNumber" value="99999999999"'))
         none = variant("none", re.sub(r'<info name="CPU(Family|Model)Number" value="\d+"/>', "",
                                       src))
+        tiny = variant("tiny", re.sub(r'(<object type="L3Cache"[^>]*cache_size=")\d+"', r'\g<1>1"',
+                                      src))
+        kv = info("--topology", tiny)
+        check(kv.get("cache_l3_check", "").startswith("implausible"),
+              f"an L3 of 1 byte: cache_l3_check {kv.get('cache_l3_check')}")
         for path in (big, none):
             kv = info("--topology", path)
             check(kv.get("cpu_family") == kv.get("cpu_model") == "unknown",
