@@ -187,6 +187,24 @@ void cpu_detect(struct cpu_info *info)
 	microcode_from_proc(info);
 }
 
+/* Whether a dump holds the leaves its leaf 0 promises that the ISA is read from: a cut one (a
+ * 200-byte head of a Sapphire Rapids dump once read as an Emerald Rapids with SSE2 alone) leaves
+ * them zero, which no x86-64 CPU's leaf 7 and 0x80000000 both are when leaf 0 goes past 7. */
+static bool complete(const struct cpu_raw_data_t *raw, char *err, size_t errlen)
+{
+	struct regs l0 = cpu_raw_leaf(raw, 0), l7 = cpu_raw_leaf(raw, 7),
+		    ext = cpu_raw_leaf(raw, 0x80000000u);
+	bool no7 = l0.a >= 7 && !(l7.a | l7.b | l7.c | l7.d);
+
+	if (no7 || !ext.a) {
+		snprintf(err, errlen, "a cut CPUID dump: leaf 0 says leaves up to 0x%x, but leaf %s is "
+			 "missing (its ISA bits would read as absent)", l0.a,
+			 no7 ? "7" : "0x80000000");
+		return false;
+	}
+	return true;
+}
+
 int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen)
 {
 	struct cpu_raw_data_t raw;
@@ -218,6 +236,8 @@ int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen
 		snprintf(err, errlen, "not a CPUID dump (no leaf 0 vendor)");
 		return -1;
 	}
+	if (!complete(&raw, err, errlen))
+		return -1;
 	decode(info, &raw, ~0ull);
 	return 0;
 }

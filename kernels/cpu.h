@@ -51,7 +51,8 @@ void cpu_detect(struct cpu_info *info);
 /*
  * Fill *info from a raw CPUID dump of another machine (libcpuid's text format, CPU #0).  XCR0 is not
  * in a dump: the OS is taken to save every state the CPU has when OSXSAVE is set.  0, or -1 with
- * err set when the file cannot be read or holds no CPUID leaf 0.
+ * err set when the file cannot be read, holds no CPUID leaf 0, or lacks the leaves the ISA is
+ * read from (a cut dump).
  */
 int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen);
 

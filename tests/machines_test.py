@@ -170,7 +170,8 @@ def test_topology():
 def test_implausible():
     """Issue 21.16: a replayed topology that is no machine is refused (two PUs of one number, a
     node of -5 bytes); an identity it states badly (a model of 99999999999, no family or model)
-    is unknown, never a made-up number; an L3 of 1 byte is flagged implausible."""
+    is unknown, never a made-up number; an L3 of 1 byte is flagged implausible; a CPUID dump cut
+    after 200 bytes is refused, not read as a CPU with SSE2 alone."""
     src = open(os.path.join(DIR, "topology", "milan-2s-epyc-7763.xml")).read()
     with tempfile.TemporaryDirectory() as d:
         def variant(name, text):
@@ -198,6 +199,14 @@ def test_implausible():
         kv = info("--topology", tiny)
         check(kv.get("cache_l3_check", "").startswith("implausible"),
               f"an L3 of 1 byte: cache_l3_check {kv.get('cache_l3_check')}")
+        cut = os.path.join(d, "cut.test")
+        with open(os.path.join(DIR, "cpuid", "intel-xeon-platinum-8570.test"), "rb") as f:
+            head = f.read(200)
+        with open(cut, "wb") as f:
+            f.write(head)
+        r = sb("info", "--cpuid", cut)
+        check(r.returncode == 2 and "a cut CPUID dump" in r.stderr and not r.stdout,
+              f"the first 200 bytes of a dump: exit {r.returncode}, {r.stderr.strip()!r}")
         for path in (big, none):
             kv = info("--topology", path)
             check(kv.get("cpu_family") == kv.get("cpu_model") == "unknown",
