@@ -1,8 +1,8 @@
 /*
  * cache_check.c — plausibility of the L3 size and sharing a CPU or hypervisor reports.
- * Plain C, no ISA.  Three rules a real part never breaks: an L3 is larger than the L2 below it,
- * L3 per core stays under the largest shipped (48 MiB), and an Intel L3 is shared by all cores
- * of its die.  AMD is exempt from the
+ * Plain C, no ISA.  Rules a real part never breaks: an L3 is larger than the L2 below it and
+ * smaller than 1 TiB, L3 per core stays under the largest shipped (48 MiB), and an Intel L3 is
+ * shared by all cores of its die.  AMD is exempt from the
  * second: EPYC 72F3 and 9175F really run one core per CCD, each with the CCD's whole L3.
  */
 #include "cache_check.h"
@@ -22,6 +22,11 @@ bool cache_check(const struct cpu_info *cpu, const struct cpu_cache *c, char *bu
 				 c->level - 1, cpu->caches[i].size_bytes, c->level, c->level - 1);
 			return true;
 		}
+	if (c->size_bytes > CACHE_L3_FLAG_BYTES) {
+		snprintf(buf, len, "implausible: %zu bytes (no x86 part has 1 TiB of L%u)",
+			 c->size_bytes, c->level);
+		return true;
+	}
 	if (!c->shared_cores) {
 		snprintf(buf, len, "unchecked: no topology, so no sharing to check");
 		return true;

@@ -15,6 +15,8 @@
 #define CACHE_L3_MAX_BYTES_PER_CORE (48ull << 20)
 /* Flag above this, a margin over the largest real value. */
 #define CACHE_L3_FLAG_BYTES_PER_CORE (64ull << 20)
+/* Above this no sharing can make a level plausible (a 2^64-byte leaf kept as SIZE_MAX). */
+#define CACHE_L3_FLAG_BYTES (1ull << 40)
 
 /*
  * The verdict on a level-3+ data/unified cache of cpu: true and "ok", true and "implausible: why",

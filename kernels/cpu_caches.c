@@ -6,6 +6,7 @@
 #include "cpu.h"
 #include "cpu_raw.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,16 +41,22 @@ static void add_cache(struct cpu_info *info, unsigned level, const char *type, s
 	c->size_bytes = bytes;
 }
 
-/* One deterministic-cache leaf; both vendors use the same layout.  false at the end of the list. */
+/*
+ * One deterministic-cache leaf; both vendors use the same layout.  false at the end of the list.
+ * A product past SIZE_MAX (every field at its top: 2^64 bytes) is kept as SIZE_MAX, which
+ * cache_check flags: wrapped to 0 it made the level vanish.
+ */
 static bool add_leaf(struct cpu_info *info, const uint32_t r[NUM_REGS])
 {
 	unsigned type = r[EAX] & 0x1f;
 	size_t ways = (r[EBX] >> 22) + 1, parts = ((r[EBX] >> 12) & 0x3ff) + 1,
-	       line = (r[EBX] & 0xfff) + 1, sets = (size_t)r[ECX] + 1;
+	       line = (r[EBX] & 0xfff) + 1, sets = (size_t)r[ECX] + 1, bytes;
 
 	if (type == 0 || type >= sizeof leaf_type / sizeof leaf_type[0])
 		return false;
-	add_cache(info, (r[EAX] >> 5) & 7, leaf_type[type], ways * parts * line * sets);
+	if (__builtin_mul_overflow(ways * parts * line, sets, &bytes))
+		bytes = SIZE_MAX;
+	add_cache(info, (r[EAX] >> 5) & 7, leaf_type[type], bytes);
 	return true;
 }
 

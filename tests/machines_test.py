@@ -171,7 +171,8 @@ def test_implausible():
     """Issue 21.16: a replayed topology that is no machine is refused (two PUs of one number, a
     node of -5 bytes); an identity it states badly (a model of 99999999999, no family or model)
     is unknown, never a made-up number; an L3 of 1 byte is flagged implausible; a CPUID dump cut
-    after 200 bytes is refused, not read as a CPU with SSE2 alone."""
+    after 200 bytes is refused, not read as a CPU with SSE2 alone; an L3 leaf of 2^64 bytes is
+    shown and flagged, not dropped."""
     src = open(os.path.join(DIR, "topology", "milan-2s-epyc-7763.xml")).read()
     with tempfile.TemporaryDirectory() as d:
         def variant(name, text):
@@ -207,6 +208,17 @@ def test_implausible():
         r = sb("info", "--cpuid", cut)
         check(r.returncode == 2 and "a cut CPUID dump" in r.stderr and not r.stdout,
               f"the first 200 bytes of a dump: exit {r.returncode}, {r.stderr.strip()!r}")
+        # every field of the L3's leaf 4 at its top: 2^64 bytes, once wrapped to 0 (no L3)
+        dump = open(os.path.join(DIR, "cpuid", "intel-xeon-platinum-8570.test")).read()
+        top = os.path.join(d, "top.test")
+        with open(top, "w") as f:
+            f.write(dump.replace("FC1FC163-04C0003F-0003BFFF-00000004",
+                                 "FC1FC163-FFFFFFFF-FFFFFFFF-00000004"))
+        kv = info("--cpuid", top)
+        check(kv.get("cache_l3_bytes") == str(2 ** 64 - 1) and
+              kv.get("cache_l3_check", "").startswith("implausible"),
+              f"an L3 leaf of 2^64 bytes: cache_l3_bytes {kv.get('cache_l3_bytes')}, check "
+              f"{kv.get('cache_l3_check')}")
         for path in (big, none):
             kv = info("--topology", path)
             check(kv.get("cpu_family") == kv.get("cpu_model") == "unknown",
