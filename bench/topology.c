@@ -243,11 +243,17 @@ static void identity(hwloc_topology_t h, struct topology *t)
 	t->id.stepping = info_number(pkg, "CPUStepping", 15);
 }
 
-/* What makes a replayed machine no machine: two PUs of one OS number (two threads would be
- * planned on one CPU), a node's memory beyond 2^60 bytes (an XML's -5 read as 2^64 - 5).  Called
- * on t->pu sorted by OS number; false with err. */
+/* What makes a replayed machine no machine: no PU this process may use (an empty allowed
+ * cpuset: "'all' names all, but this machine reports no all size" followed), two PUs of one OS
+ * number (two threads would be planned on one CPU), a node's memory beyond 2^60 bytes (an XML's
+ * -5 read as 2^64 - 5).  Called on t->pu sorted by OS number; false with err. */
 static bool plausible(const struct topology *t, char *err, size_t errlen)
 {
+	if (!t->allowed_pus) {
+		snprintf(err, errlen, "none of its %zu PUs is allowed (an empty allowed cpuset): no "
+			 "thread could run there", t->npus);
+		return false;
+	}
 	for (size_t i = 1; i < t->npus; i++)
 		if (t->pu[i].os == t->pu[i - 1].os) {
 			snprintf(err, errlen, "two PUs are numbered %u: not one machine's topology",

@@ -168,8 +168,8 @@ def test_topology():
 
 
 def test_implausible():
-    """Issue 21.16: a replayed topology that is no machine is refused (two PUs of one number, a
-    node of -5 bytes); an identity it states badly (a model of 99999999999, no family or model)
+    """Issue 21.16 and 21.18: a replayed topology that is no machine is refused (two PUs of one
+    number, a node of -5 bytes, no PU allowed); an identity it states badly (a model of 99999999999, no family or model)
     is unknown, never a made-up number; an L3 of 1 byte is flagged implausible; a CPUID dump cut
     after 200 bytes is refused, not read as a CPU with SSE2 alone; an L3 leaf of 2^64 bytes is
     shown and flagged, not dropped."""
@@ -185,7 +185,9 @@ def test_implausible():
         with_memory = open(os.path.join(DIR, "topology", "cascadelake-2s-snc2.xml")).read()
         negative = variant("negative", re.sub(r'local_memory="\d+"', 'local_memory="-5"',
                                               with_memory, count=1))
-        for path, must in ((twice, "two PUs are numbered 0"), (negative, "NUMA node")):
+        closed = variant("closed", re.sub(r'allowed_cpuset="[^"]*"', 'allowed_cpuset="0x0"', src))
+        for path, must in ((twice, "two PUs are numbered 0"), (negative, "NUMA node"),
+                           (closed, "none of its 128 PUs is allowed")):
             for cmd in (("info", "--topology", path), ("run", "--dry-run", "--topology", path)):
                 r = sb(*cmd)
                 check(r.returncode == 2 and must in r.stderr and not r.stdout.strip(),
