@@ -75,6 +75,12 @@ def test_man():
     for k in tsv_names("list", "--tsv"):
         check(re.search(rf"^       {k}\b", sections.get("KERNELS", ""), re.M),
               f"man KERNELS lacks {k}")
+    # every installed command's page (the build's man/storebench-*.1.gz) is named in SEE ALSO
+    pages = os.path.join(os.path.dirname(os.path.dirname(MANPAGE)), "man")
+    names = sorted(f[:-len(".1.gz")] for f in os.listdir(pages) if f.endswith(".1.gz"))
+    see = sections.get("SEE ALSO", "")
+    check(names and all(n + "(1)" in see for n in names),
+          f"man SEE ALSO names the storebench-* pages {names}: {see.strip()!r}")
     version = out("--version").split("\n", 1)[0].split(" ", 1)[-1]
     check(f"storebench {version}" in page, f"man page footer is not storebench {version}")
 
