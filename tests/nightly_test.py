@@ -28,9 +28,10 @@ gate      three real runs of a tiny sweep (12 paired rounds): the first has no b
           and after three busy attempts the test reports itself skipped (77), never passed.
 shift     16 points: every one twice as slow (--inject-slowdown 100) is one machine-wide change with
           its size, no point a regression, exit 3; only rep_stosb slowed
-          (--inject-slowdown-kernels) is no machine-wide change, its points' median ratio stands
-          25 % below the others' and they are among the suspects (confirmed: exit 1; a noisy
-          re-measurement leaves them unconfirmed, exit 0).  Busy attempts as in gate.
+          (--inject-slowdown-kernels): its points' median ratio stands 25 % below the others',
+          they are among the suspects, and no other point is confirmed (exit 1; a noisy
+          re-measurement leaves them unconfirmed, exit 0), whether or not the host also moved
+          as a whole.  Busy attempts as in gate.
 """
 
 import csv
@@ -418,12 +419,17 @@ def shift_once(tmp):
     mine = [p["ratio"] for p in pts if p["name"].startswith("rep_stosb/") and p["ratio"]]
     rest = [p["ratio"] for p in pts if not p["name"].startswith("rep_stosb/") and p["ratio"]]
     apart = mine and rest and statistics.median(mine) < 0.75 * statistics.median(rest)
-    check(one.returncode in (0, 1) and "machine_shift" not in g and apart and
-          any(n.startswith("rep_stosb/") for n in regs),
-          f"only rep_stosb twice as slow: no machine-wide change, rep_stosb apart (median ratio "
+    # the host may also have moved as a whole between the two runs (15 of 16 points 15-61 %
+    # slower, rep_stosb's among them, was seen here): then that change is reported as well,
+    # and rep_stosb still stands apart from it
+    confirmed = [p["name"] for p in pts if p["status"] == "regression"]
+    check(one.returncode in (0, 1) and apart and
+          any(n.startswith("rep_stosb/") for n in regs) and
+          all(n.startswith("rep_stosb/") for n in confirmed),
+          f"only rep_stosb twice as slow: rep_stosb apart (median ratio "
           f"{statistics.median(mine) if mine else None} against "
-          f"{statistics.median(rest) if rest else None}) and among the suspects "
-          f"({one.returncode}, {regs}, {one.stderr.strip()[-300:]})")
+          f"{statistics.median(rest) if rest else None}), among the suspects and the only "
+          f"confirmed ({one.returncode}, {regs}, {confirmed}, {one.stderr.strip()[-300:]})")
     print(f"ok: every point slowed: {ms.get('note')}; rep_stosb slowed: exit {one.returncode}, "
           f"median ratio {statistics.median(mine):.3f} against {statistics.median(rest):.3f} for "
           f"the rest, suspects {regs}")
