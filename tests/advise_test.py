@@ -247,6 +247,8 @@ def test_usage():
                            (["--min-size", "12 parsecs"], "--min-size"),
                            # a threshold glibc does not apply: nothing to verify (issue 21.11)
                            (["--verify", "glibc.cpu.x86_rep_stosb_threshold=0"], "not applied"),
+                           # nothing to check or verify ("all of  apply" on the old code)
+                           (["--check", ""], "--check needs"), (["--verify", " "], "--verify needs"),
                            (["--sweep", ELSEWHERE], os.path.basename(os.path.dirname(ELSEWHERE)))):
             out = subprocess.run([ADVISE] + args + ["--out", out_dir], capture_output=True, text=True,
                                  timeout=120)

@@ -243,6 +243,10 @@ def decide(found, t_kern, nt_kern, start, smallest, largest, threads):
 
 def main(argv=None):
     args = parser().parse_args(argv)
+    for opt in ("check", "verify"):
+        if getattr(args, opt) is not None and not getattr(args, opt).strip():
+            cli.fail(PROG, "--%s needs a GLIBC_TUNABLES string (glibc.cpu.NAME=VALUE:...), "
+                     "not an empty one" % opt)
     if args.check is not None:
         try:
             return check_only(args)
