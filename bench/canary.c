@@ -16,6 +16,11 @@ static const char *const regime_key[CANARY_REGIMES] = {
 	[CANARY_L2] = "canary_l2", [CANARY_LLC] = "canary_llc", [CANARY_DRAM] = "canary",
 };
 
+enum canary_regime canary_regime_of(enum regime r)
+{
+	return r == R_DRAM ? CANARY_DRAM : r == R_L3 ? CANARY_LLC : CANARY_L2;
+}
+
 size_t canary_bytes(const struct run_opts *o, enum canary_regime regime)
 {
 	unsigned long long b = regime == CANARY_L2 ? o->l2_bytes / 2 :

@@ -17,10 +17,14 @@
 #include "buffer.h"
 #include "canary_rules.h"
 #include "opts.h"
+#include "sweep_scaled.h"
 
 /* The regimes a canary judges: points whose per-thread working set lies in a thread's L1d or
  * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_regime). */
 enum canary_regime { CANARY_L2, CANARY_LLC, CANARY_DRAM, CANARY_REGIMES };
+
+/* The canary that judges a point of regime r (sweep_scaled.h: point_regime). */
+enum canary_regime canary_regime_of(enum regime r);
 
 /* One sample of a series. */
 struct canary_sample {

@@ -238,11 +238,9 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 	mem->slots = calloc(mem->npts, sizeof *mem->slots);
 	mem->row = malloc(sizeof *mem->row);
 	mem->regime = calloc(mem->npts, sizeof *mem->regime);
-	for (size_t i = 0; mem->regime && i < mem->npts; i++) {
-		enum regime r = point_regime(&mem->pts[i], axes_at(o, mem->pts[i].threads));
-
-		mem->regime[i] = r == R_DRAM ? CANARY_DRAM : r == R_L3 ? CANARY_LLC : CANARY_L2;
-	}
+	for (size_t i = 0; mem->regime && i < mem->npts; i++)
+		mem->regime[i] = canary_regime_of(point_regime(&mem->pts[i],
+							       axes_at(o, mem->pts[i].threads)));
 	if (!mem->order || !mem->slots || !mem->row || !mem->regime) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		return 1;

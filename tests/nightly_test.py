@@ -19,8 +19,8 @@ shape     every nightly shape, here and on replayed 2-socket machines, puts each
           share of the level below, DRAM at least 4x the LLC share.
 gate      three real runs of a tiny sweep (12 paired rounds): the first has no baseline (0), the
           second is gated against it (0), the third with sse2_t_u4 twice as slow
-          (--inject-slowdown-kernels) has its points, and only them, fallen against memset and confirmed by a
-          re-measurement beside memset (1); a clean re-measurement leaves such points
+          (--inject-slowdown-kernels) has its points, and only them, fallen against memset and
+          confirmed by a re-measurement beside memset (1); a clean re-measurement leaves such points
           unconfirmed; then the summary, gate.json, trend plot, a pinned baseline, a baseline
           with no common point (2), the budget guard, and a compare-cpus table over two runs.
           When another job shares the CPUs, most points come out noisy and nightly, rightly,
@@ -83,7 +83,8 @@ def neighbours():
           f"neighbours of an L3 temporal and a streaming suspect: {got}, want memset and "
           "avx2_nt_u4 (the same size, the same path)")
     paired = dict(pt[3], paired={})
-    check(confirm.neighbour(paired, pt)["name"] == "memset/call:8388608/ws:8388608/threads:1/rw:100",
+    want = "memset/call:8388608/ws:8388608/threads:1/rw:100"
+    check(confirm.neighbour(paired, pt)["name"] == want,
           "a suspect judged on its paired ratio is re-measured beside memset at its point")
 
 

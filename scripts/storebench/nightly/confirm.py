@@ -57,7 +57,7 @@ def neighbour(suspect, points):
     a night the machine shifted, moved with it): the same size if it can, stores on the same
     path, another kernel."""
     if "paired" in suspect:
-        return dict(name="memset/" + suspect["name"].split("/", 1)[1])
+        return dict(name=gate.memset_beside(suspect["name"]))
     k, call, t = _parts(suspect["name"])
     calm = [p for p in points if p["status"] in ("unchanged", "shifted") and
             _parts(p["name"])[2] == t]
@@ -160,7 +160,7 @@ def _judge_paired(p, again, gbps_ratio, limits, shift):
     memset, as gate.judge_paired judged it: again, the re-measurement's (ratio, low, high), None
     when it has no interval; gbps_ratio, its GB/s against the baseline's."""
     b = p["paired"]["base"]
-    p["neighbour"] = "memset/" + p["name"].split("/", 1)[1]
+    p["neighbour"] = gate.memset_beside(p["name"])
     if not again or not gbps_ratio:
         p["status"], p["why"] = "unconfirmed", "re-measured, but no paired ratio to memset"
         return

@@ -237,27 +237,29 @@ def quality_by_point(csv_path):
     return None if rows is None else {n: r["quality"] for n, r in rows.items()}
 
 
+def _pair(row):
+    """(ratio, ci low, ci high) of a row's paired ratio to memset over the rounds; None when it
+    has none with an interval."""
+    vals = tuple(_float(row, "vs_memset_" + k) for k in ("ratio", "ci_low", "ci_high"))
+    return None if None in vals else vals
+
+
 def pairs_by_point(csv_path):
-    """point name -> (ratio, ci low, ci high): the point's paired ratio to memset over the
-    rounds, for the points whose CSV row has one with its interval; {} for none."""
-    out = {}
-    for name, r in (_rows(csv_path) or {}).items():
-        vals = [_float(r, "vs_memset_" + k) for k in ("ratio", "ci_low", "ci_high")]
-        if None not in vals:
-            out[name] = tuple(vals)
-    return out
+    """point name -> _pair() for the points of a run that have one; {} for none."""
+    return {n: _pair(r) for n, r in (_rows(csv_path) or {}).items() if _pair(r)}
 
 
 def good_by_point(csv_path):
     """point name -> (median GB/s, paired ratio to memset or None) of the points storebench
     marked ok in that run's CSV; {} when it does not read or has no quality column."""
-    out = {}
-    pairs = pairs_by_point(csv_path)
-    for name, r in (_rows(csv_path) or {}).items():
-        gbps = _float(r, "gbps_median")
-        if r["quality"] == "ok" and gbps:
-            out[name] = (gbps, pairs.get(name, (None,))[0])
-    return out
+    return {n: (_float(r, "gbps_median"), (_pair(r) or (None,))[0])
+            for n, r in (_rows(csv_path) or {}).items()
+            if r["quality"] == "ok" and _float(r, "gbps_median")}
+
+
+def memset_beside(name):
+    """The point name of memset at the point of name (kernel/call:...): its pair's other half."""
+    return "memset/" + name.split("/", 1)[1]
 
 
 def against_history(points, history):
@@ -319,11 +321,10 @@ def _judge_memset(points, limits):
     beside = {}
     for p in points:
         if "paired" in p:
-            beside.setdefault(p["name"].split("/", 1)[1], []).append(p["paired"]["ratio"])
+            beside.setdefault(memset_beside(p["name"]), []).append(p["paired"]["ratio"])
     for p in points:
-        kernel, where = p["name"].split("/", 1)
-        ratios = beside.get(where)
-        if kernel != "memset" or not ratios or p["status"] not in ("regression", "improvement"):
+        ratios = beside.get(p["name"])
+        if not ratios or p["status"] not in ("regression", "improvement"):
             continue
         up = sum(r > 1 + t for r in ratios) if p["status"] == "regression" else \
             sum(r < 1 - t for r in ratios)
