@@ -148,12 +148,27 @@ def series_of(meta):
 
 
 def out_of_band(meta):
-    """Samples outside the band around the series' median (canary_ref_gbps)."""
+    """(least, most) samples outside the band around the series' median (canary_ref_gbps): the
+    series' 4 digits can put a sample within 1e-3 of the band's edge on either side of it (38.79
+    against a median of 31.03 at a band of 0.25)."""
     s, band = series_of(meta), float(meta["canary_band"])
     ref = statistics.median(g for _, g in s)
     check(abs(float(meta["canary_ref_gbps"]) / ref - 1) < 1e-3,
           f"canary_ref_gbps {meta['canary_ref_gbps']} is not the median of {s}")
-    return sum(1 for _, g in s if abs(g / ref - 1) > band)
+    off = [abs(g / ref - 1) - band for _, g in s]
+    return sum(d > 1e-3 for d in off), sum(d > -1e-3 for d in off)
+
+
+def out_counted(meta):
+    """Whether canary_out_samples is what the series says, within out_of_band's rounding."""
+    least, most = out_of_band(meta)
+    return least <= int(meta["canary_out_samples"]) <= most
+
+
+def any_canary_out(meta):
+    """Whether a canary of any regime had a sample out of its band."""
+    return any(int(meta.get(k + "_out_samples", "0")) for k in ("canary", "canary_l2",
+                                                                 "canary_llc"))
 
 
 def canary():
@@ -171,9 +186,9 @@ def canary():
         check(int(meta["canary_call_bytes"]) == min(int(meta["cold_ws_bytes"]), 1 << 30) // 64 * 64,
               f"canary_call_bytes {meta['canary_call_bytes']}: want 4 x LLC (cold_ws_bytes "
               f"{meta['cold_ws_bytes']}) up to 1 GiB")
-        check(int(meta["canary_out_samples"]) == out_of_band(meta), "canary_out_samples")
-        check(any("drift" in x["quality"] for x in rows) == (out_of_band(meta) > 0),
-              "drift rows without an out-of-band sample, or the reverse")
+        check(out_counted(meta), "canary_out_samples")
+        check(not any("drift" in x["quality"] for x in rows) or any_canary_out(meta),
+              "drift rows without an out-of-band sample of any canary")
         ctx = json.load(open(os.path.join(d, "on.json")))["context"]
         check(all(ctx.get(k) == v for k, v in meta.items()
                   if k.startswith("canary") and k != "canary_sample"),
@@ -226,7 +241,8 @@ def canary():
         check(p.returncode == 0, f"drift run exit {p.returncode}: {err[-1500:]}")
         meta, rows, _ = read_csv(os.path.join(d, "drift.csv"))
         drift = [x for x in rows if "drift" in x["quality"]]
-        check(out_of_band(meta) >= 1 and int(meta["canary_out_samples"]) == out_of_band(meta),
+        check(out_of_band(meta)[1] >= 1 and int(meta["canary_out_samples"]) >= 1 and
+              out_counted(meta),
               f"a memory hog on every CPU left the canary in its band: {meta['canary_series']} "
               f"(band {meta['canary_band']})")
         check(drift, "the canary left its band but no row is flagged drift")
