@@ -42,6 +42,9 @@ MARKER_TEXT = "storebench run history: <machine-id>/<run>/ folders, written by s
 # Words of git push's refusal when the branch moved under it (another machine saved first).
 MOVED = ("non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref",
          "stale info")
+# The remote's ref lock held: a push in progress there, or one that died and left the file.
+# Checked before MOVED, whose words the same refusal also holds.
+LOCKED = re.compile(r"Unable to create '([^']*\.lock)': File exists")
 
 
 class HistoryError(Exception):
@@ -181,7 +184,8 @@ class Store:
                         env=identity(self)).stdout.strip()
 
     def push(self, commit, replaces=None):
-        """True when the branch now is COMMIT; False when it moved meanwhile (try again).
+        """None when the branch now is COMMIT; else why it is worth another try: "moved" (another
+        machine pushed first) or the path of the remote's lock file that is held.
         REPLACES: the tip a squashed commit stands in for; the push is forced only while the
         branch is still there, so a run another machine saved meanwhile is never lost."""
         lease = [f"--force-with-lease=refs/heads/{self.branch}:{replaces}"] if replaces else []
@@ -189,14 +193,18 @@ class Store:
                      f"{commit}:refs/heads/{self.branch}", check=False)
         if r.returncode == 0:
             self.git("update-ref", self.ref, commit)
-            return True
+            return None
+        held = LOCKED.search(r.stderr)
+        if held:
+            return held.group(1)
         if any(w in r.stdout + r.stderr for w in MOVED):
-            return False
-        raise HistoryError(f"git push to {self.remote}: {why(r)}")
+            return "moved"
+        raise HistoryError(f"git push to {self.remote}: {refusal(r)}")
 
     def update(self, change, retries, squash=False):
         """Fetch, build a commit with CHANGE(tip) -> (remove, add, message) or None, push; when
-        another push won the race, start over from the new tip, up to RETRIES more times."""
+        another push won the race or held the remote's lock, start over from the new tip, up
+        to RETRIES more times."""
         for attempt in range(retries + 1):
             tip = self.fetch()
             planned = change(tip)
@@ -205,14 +213,23 @@ class Store:
             commit = self.commit(tip, *planned, squash=squash)
             if commit is None:
                 return None
-            if self.push(commit, replaces=tip if squash else None):
+            blocked = self.push(commit, replaces=tip if squash else None)
+            if blocked is None:
                 return commit
+            if attempt == retries:
+                break
             wait = random.uniform(0.5, 2.0) * (attempt + 1)
-            self.log(f"the branch {self.branch} moved while saving (another machine pushed); "
+            what = ("moved while saving (another machine pushed)" if blocked == "moved" else
+                    f"is locked at the remote ({blocked} exists: a push is running there)")
+            self.log(f"the branch {self.branch} {what}; "
                      f"retry {attempt + 1} of {retries} in {wait:.1f} s")
             time.sleep(wait)
-        raise HistoryError(f"{self.branch} kept moving: gave up after {retries} retries "
-                           "(raise --retries)")
+        if blocked == "moved":
+            raise HistoryError(f"{self.branch} kept moving: gave up after {retries} retries "
+                               "(raise --retries)")
+        raise HistoryError(f"{blocked} at the remote stayed through {retries} retries: a git "
+                           "process there died and left it, or is still running; remove the "
+                           "file once none is running")
 
 
 def why(r):
@@ -223,6 +240,17 @@ def why(r):
             if ln.startswith(word):
                 return ln[len(word):]
     return lines[-1] if lines else "exit status %d" % r.returncode
+
+
+def refusal(r):
+    """Why a push was refused: what the remote's hooks said, and the reason git gives for the
+    ref (for example "pre-receive hook declined"), instead of "failed to push some refs"."""
+    said = [ln[len("remote:"):].strip() for ln in r.stderr.splitlines()
+            if ln.startswith("remote:") and ln[len("remote:"):].strip()]
+    reasons = re.findall(r"\[(?:remote )?rejected\] \((.*)\)", r.stdout)
+    if not said and not reasons:
+        return why(r)
+    return " ".join(["refused:", "; ".join(said)] + [f"({x})" for x in reasons])
 
 
 def identity(store):
