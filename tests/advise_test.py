@@ -235,6 +235,9 @@ def test_tunables():
                   "advise.csv: changed and control classes")
             check(run.meta.get("advise_sweep_csv") == "none (--verify)" and "cpu_codename" in run.meta,
                   "advise.csv carries provenance")
+            # issue 21.11: verification ran at 0.005 s whatever --min-time said, unsaid
+            check(run.meta.get("advise_min_time_s") == "0.001",
+                  "verification at the --min-time asked for (%s)" % run.meta.get("advise_min_time_s"))
 
 
 def test_usage():

@@ -113,7 +113,8 @@ def parser():
     p.add_argument("--repetitions", type=typed(_count(2, 20), "--repetitions"), default=3,
                    help="repetitions per sweep point, the spread of a point (default 3)")
     p.add_argument("--min-time", type=typed(_seconds, "--min-time"), default=0.005,
-                   help="minimum seconds per repetition (default 0.005)")
+                   help="minimum seconds per repetition, in the sweep and in verification "
+                        "(default 0.005)")
     p.add_argument("--rounds", type=typed(_count(2, 30), "--rounds"), default=5,
                    help="interleaved verification rounds (default 5; from 5 on the best and "
                         "worst round are left out of the spread)")
@@ -478,7 +479,7 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
         classes = av.plan(changes, smallest, largest, levels(meta, want))
         try:
             measured = av.run_rounds(exe, folder, classes, want, advised, args.rounds,
-                                     max(args.min_time, 0.005), default=default_str,
+                                     args.min_time, default=default_str,
                                      progress=progress)
         except (am.MeasureError, sc.CsvError) as e:
             rep("advise: verification failed: %s" % e)
@@ -533,7 +534,8 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
         datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")), ("advise_sweep_csv", sweep.path if sweep else "none (--verify)"),
         ("advise_loader", start["loader"]), ("advise_glibc_variant", var.get("name") or "unknown"),
         ("advise_path_kernels", kernels), ("advise_chosen_threads", want),
-        ("advise_rounds", args.rounds), ("advise_default_tunables", default_str or ""),
+        ("advise_rounds", args.rounds), ("advise_min_time_s", args.min_time),
+        ("advise_default_tunables", default_str or ""),
         ("advise_recommended", final if confirmed else "keep the default"),
         ("advise_wall_s", "%.0f" % wall)]
     for name in ag.MEMSET_TUNABLES:
