@@ -6,14 +6,18 @@
 
 Each entry below is a piece of README.md (or docs/ci.md) text with figures in it, the committed
 files it cites, and the function that recomputes those figures from the files: the test fails
-when the text is no longer in the page, or when the files no longer give its figures.
+when the text is no longer in the page, or when the files no longer give its figures.  Every
+plot README embeds must be what today's scripts/plot draws from the CSV it was drawn from.
 """
 
+import filecmp
 import itertools
 import os
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 
 ROOT = sys.argv[1]
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -123,12 +127,72 @@ def nights_sentence():
     return ["rep_stosb`, exited 1 with %d confirmed regressions" % got[10][1]]
 
 
+def span(values, fmt):
+    """'191-197': the range of VALUES in FMT, one number when both ends print the same."""
+    lo, hi = fmt % min(values), fmt % max(values)
+    return lo if lo == hi else "%s-%s" % (lo, hi)
+
+
+def result_section():
+    """The figures of "What a result looks like", from the run it shows."""
+    run = reader.load(os.path.join(RUNS, "20261203T034314Z.csv"))
+    one = {(r["kernel"], int(r["ws_bytes"])): r for r in run.rows
+           if r["threads"] == "1" and r["rw_ratio"] == "100"}
+    kib = lambda *n: [x * 1024 for x in n]  # noqa: E731
+    gbps = lambda k, sizes: [float(one[(k, s)]["gbps_median"]) for s in sizes]  # noqa: E731
+    ratio = lambda k, sizes: [float(one[(k, s)]["vs_memset_ratio"]) for s in sizes]  # noqa: E731
+    verdicts = lambda k, sizes: {one[(k, s)]["vs_memset_verdict"] for s in sizes}  # noqa: E731
+    l1, l2 = kib(12, 24), kib(192, 384)
+    upto12m = [s for s in sorted({s for _, s in one}) if s <= 12 << 20]
+    dram = kib(48 << 10, 96 << 10, 128 << 10)
+    check(verdicts("avx512_t_u8", l1 + l2) == {"decided"}, "avx512_t_u8 in L1d/L2 decided")
+    check(verdicts("rep_stosq", upto12m) == {"undecided"}, "rep_stosq to 12 MiB undecided")
+    check(verdicts("avx512_nt_u1", dram) == {"undecided"}, "NT in DRAM undecided")
+    check(one[("rep_stosq", 24 << 20)]["vs_memset_verdict"] == "decided", "rep_stosq 24 MiB")
+    flagged = sum(r["quality"] != "ok" for r in run.rows)
+    reasons = {r["quality"] for r in run.rows} - {"ok"}
+    return ["quick preset, %d points" % len(run.rows),
+            "%d points flagged (`%s`)" % (flagged, ", ".join(sorted(reasons))),
+            "writes\n%s GB/s, %s x memset" % (span(gbps("avx512_t_u8", l1), "%.0f"),
+                                             span(ratio("avx512_t_u8", l1), "%.2f")),
+            "in L2 (192 and 384 KiB) %s GB/s, %s x" % (span(gbps("avx512_t_u8", l2), "%.0f"),
+                                                      span(ratio("avx512_t_u8", l2), "%.2f")),
+            "within %s of each other" % span(ratio("rep_stosq", upto12m), "%.2f"),
+            "rep_stosq leads memset %.2f x" % float(one[("rep_stosq", 24 << 20)]["vs_memset_ratio"]),
+            "match memset (%s, undecided) at %s GB/s" % (
+                span(ratio("avx512_nt_u1", dram), "%.2f"),
+                span(gbps("avx512_nt_u1", dram) + gbps("memset", dram), "%.0f")),
+            "falls to %s of it" % span(ratio("avx512_t_u8", dram), "%.2f"),
+            "run at %s of memset" % span(ratio("avx512_nt_u1", upto12m), "%.2f")]
+
+
+def embedded_plots(readme):
+    """Every plot README embeds is what today's scripts/plot draws from the CSV beside its folder
+    (gnuplot's PNG is byte for byte the same from the same input on Debian 12): a change to the
+    plots that leaves the README's picture behind fails here until it is drawn again."""
+    for png in re.findall(r"!\[[^]]*\]\((results/[^)]+-plots/[^)]+\.png)\)", readme):
+        folder, name = os.path.split(png)
+        csv = os.path.join(ROOT, folder[:-len("-plots")] + ".csv")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([os.path.join(ROOT, "scripts", "plot"), csv, "-o", tmp, "--only",
+                                name.split("-")[0], "--format", "png"],
+                               capture_output=True, text=True)
+            drawn = os.path.join(tmp, name)
+            same = os.path.isfile(drawn) and filecmp.cmp(drawn, os.path.join(ROOT, png),
+                                                         shallow=False)
+        check(r.returncode == 0 and same,
+              f"README's {png} is not what scripts/plot draws from {os.path.relpath(csv, ROOT)} "
+              f"today: draw it again (exit {r.returncode}: {r.stderr.strip()[-200:]})")
+
+
 def main():
     with open(os.path.join(ROOT, "README.md")) as f:
         readme = f.read()
     with open(os.path.join(ROOT, "docs", "ci.md")) as f:
         ci = f.read()
-    for text, page, name in ([(t, readme, "README.md") for t in table_rows() + canary_sentence()] +
+    embedded_plots(readme)
+    for text, page, name in ([(t, readme, "README.md") for t in
+                              table_rows() + canary_sentence() + result_section()] +
                              [(t, ci, "docs/ci.md") for t in nights_sentence()]):
         check(text in page, f"{name} does not say what its cited runs give: {text!r}")
     return check.finish("readme figures")
