@@ -292,15 +292,38 @@ def part_classes(tmp):
     sys.path.insert(0, SCRIPTS)
     from storebench import classes, quality, reader
     run_ = reader.load(FIXTURE)
+    # Well inside a regime at each thread's share (a 1 MiB L2, a 32 MiB L3): 32 MiB per thread
+    # at 2 threads is twice their 16 MiB share, partly cached (memset 50.2 against 27.8 GB/s at
+    # 64 MiB on a Genoa guest), so in no class; it was DRAM before (issue 21.21).
     row = dict(run_.rows[0], ws_bytes=str(32 << 20), threads="2", l2_threads="1", l3_threads="2")
-    check(classes.size_class(run_, row) == "DRAM", "32 MiB per thread, 2 threads in a 32 MiB L3: "
-          "want DRAM, got %s" % classes.size_class(run_, row))
-    check(classes.size_class(run_, dict(row, ws_bytes=str(16 << 20))) == "L3", "16 MiB: want L3")
-    check(classes.size_class(run_, dict(row, threads="1", l3_threads="1")) == "L3",
-          "32 MiB at 1 thread: want L3")
+    for ws, threads, want in ((32 << 20, "2", None), (64 << 20, "2", "DRAM"),
+                              (8 << 20, "2", "L3"), (16 << 20, "2", None),
+                              (16 << 20, "1", "L3"), (32 << 20, "1", None),
+                              (128 << 20, "1", "DRAM"), (384 << 10, "1", "L2"),
+                              (768 << 10, "1", None), (24 << 10, "1", "L1")):
+        got = classes.size_class(run_, dict(row, ws_bytes=str(ws), threads=threads,
+                                            l3_threads=threads))
+        check(got == want, "%d KiB per thread, %s thread(s): want %s, got %s" % (
+            ws >> 10, threads, want, got))
     old = {k: v for k, v in row.items() if not k.endswith("_threads")}
-    check(classes.size_class(run_, old) == "DRAM", "a CSV without the share columns: 2 threads "
+    check(classes.size_class(run_, dict(old, ws_bytes=str(64 << 20))) == "DRAM" and
+          classes.size_class(run_, old) is None, "a CSV without the share columns: 2 threads "
           "spread over one L3 instance share it")
+    # A quick-preset sweep sizes DRAM by each count's LLC share (128 MiB at 1 thread, 64 MiB at
+    # 2): the DRAM thread plot was one point at 128 MiB and the in-cache one sat at 768 KiB, by
+    # a 1 MiB L2's edge (issue 21.21); now each count's largest size well inside its regime.
+    quick = os.path.join(SRC, "results", "turin-vm", "20261203T034314Z.csv")
+    r = tool("plot", quick, "-o", os.path.join(tmp, "thr"), "--only", "threads", "--format", "svg")
+    titles = {}
+    for where in ("cache", "dram"):
+        path = os.path.join(tmp, "thr", "threads-%s.svg" % where)
+        titles[where] = open(path).read() if os.path.isfile(path) else ""
+    check(r.returncode == 0 and "working set per thread 128 MiB at 1 thread, 64 MiB at 2" in
+          titles["dram"] and "working set per thread 384 KiB" in titles["cache"],
+          "thread plots at each count's size well inside L2 and DRAM (exit %d)" % r.returncode)
+    r = tool("table", "--section", "checksum", quick)
+    check("in-cache 384 KiB  in-memory 128 MiB  in-cache 384 KiB  in-memory 64 MiB" in r.stdout,
+          "checksum at each count's sizes well inside L2 and DRAM: %s" % r.stdout[-600:])
     check(quality.quality_of({"quality": "ok", "cpu_share_min": "0.1"}) == (),
           "the quality column decides over cpu_share_min")
     check(quality.quality_of({"quality": "cv;drift"}) == ("cv", "drift"), "reasons not split")

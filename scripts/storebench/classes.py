@@ -3,7 +3,8 @@
 # the threads of the point placed in it (rows carry l2_threads and l3_threads; the metadata the
 # sizes).  32 MiB per thread at 2 threads is DRAM on a 32 MiB L3 shared by both.  The binary uses
 # the same shares for its cache words, so class, plot mark and sweep agree.
-"""size_class(run, row) -> 'L1' | 'L2' | 'L3' | 'DRAM'; shares(run, row) -> per-thread bytes."""
+"""size_class(run, row) -> 'L1' | 'L2' | 'L3' | 'DRAM' | None (between regimes);
+shares(run, row) -> per-thread bytes; inside(...): the rule."""
 
 from storebench.rows import ival
 from storebench.units import fmt_bytes
@@ -45,14 +46,33 @@ def shares(run, row):
     return tuple(share(run, [row], level)[0] for level in ("l1d", "l2", "l3"))
 
 
+def inside(ws, regime, l1d, l2, l3, llc):
+    """Whether a working set per thread sits well inside REGIME ('L1', 'L2', 'L3', 'DRAM'), the
+    one rule of the tables, plots and the nightly shapes: a cache level's sizes at most half of a
+    thread's share of it and at least 4 x its share of the level below; DRAM at least 4 x its
+    LLC share.  At a capacity a point's number swings with the exact size (memset 108 -> 87 GB/s
+    from 512 KiB to 1 MiB on a 1 MiB L2), so sizes between regimes belong to none."""
+    if regime == "DRAM":
+        return bool(llc) and ws >= 4 * llc
+    level, below = {"L1": (l1d, None), "L2": (l2, l1d), "L3": (l3, l2)}.get(regime, (None, None))
+    return bool(level) and ws <= level / 2 and (not below or ws >= 4 * below)
+
+
 def size_class(run, row):
-    """'L1', 'L2', 'L3' or 'DRAM' for the row's working set against its per-thread shares; a level
-    of unknown size is skipped."""
-    ws = ival(row, "ws_bytes")
-    for name, share in zip(CLASSES, shares(run, row)):
-        if share and ws <= share:
+    """'L1', 'L2', 'L3' or 'DRAM' for the row's working set well inside that regime at its
+    per-thread shares (inside); None between regimes or when the cache sizes are unknown."""
+    l1d, l2, l3 = shares(run, row)
+    if not (l1d and l2):
+        return None
+    for name in CLASSES:
+        if inside(ival(row, "ws_bytes"), name, l1d, l2, l3, l3 or l2):
             return name
-    return "DRAM"
+    return None
+
+
+def largest_inside(run, rows, regime):
+    """The largest working set of ROWS well inside REGIME at their shares, None when none is."""
+    return max((ival(r, "ws_bytes") for r in rows if size_class(run, r) == regime), default=None)
 
 
 def rule(run):
@@ -61,5 +81,7 @@ def rule(run):
              (("L1d", run.cache_bytes("l1d")), ("L2", run.cache_bytes("l2")),
               ("L3", run.cache_bytes("l3"))) if b]
     return ("Classes by working set per thread against each thread's share of a cache level "
-            "(instance size / threads of the point in it; instances: %s): L1, L2, L3 when the "
-            "working set fits that share, DRAM above." % (", ".join(sizes) or "sizes unknown"))
+            "(instance size / threads of the point in it; instances: %s), well inside one: L1 up "
+            "to half the L1d share, L2 and L3 from 4 x the level below to half the level, DRAM "
+            "from 4 x the LLC share; sizes between are transitions, in no class."
+            % (", ".join(sizes) or "sizes unknown"))

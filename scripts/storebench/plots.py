@@ -226,8 +226,10 @@ def kernel_style(kernel, info, by_kind):
                 point=POINT_BY_WIDTH.get(width, 7), width=1.8)
 
 
-def best_title(kind, k):
-    return k if k == BASELINE else "best %s: %s" % (KIND_NAME.get(kind, kind), k)
+def best_title(kind, k, over):
+    """The legend of a kind's best kernel, saying where it is best (OVER: 'over all sizes',
+    'at 2 threads'): another size may have another best."""
+    return k if k == BASELINE else "best %s %s: %s" % (KIND_NAME.get(kind, kind), over, k)
 
 
 # ---- the plots ----------------------------------------------------------------------------
@@ -251,7 +253,8 @@ def bandwidth(run, rows, R, notes, args):
         marks = cache_markers(run, grows, sizes[0], sizes[-1])
         axes = dict(xtics=binary_tics(sizes[0], sizes[-1]), ylabel=ylabel, **xpad(sizes))
         best = best_of_kinds(grows, info, col("gbps_median"), col("ws_bytes"))
-        series = [Series(best_title(kind, k), by_kernel(grows, k), **gb, **kernel_style(k, info, True))
+        series = [Series(best_title(kind, k, "over all sizes"), by_kernel(grows, k), **gb,
+                         **kernel_style(k, info, True))
                   for kind, k in best]
         slug = key_slug(key)
         R.render("bandwidth.gp", "bandwidth-%s-best" % slug,
@@ -271,15 +274,27 @@ def bandwidth(run, rows, R, notes, args):
                      series, marks, **axes)
 
 
-def pick_ws(sizes, run, args):
-    """(in-cache ws, in-DRAM ws): the largest that fits L2 (else the smallest) and the largest
-    >= 4 x LLC (else the largest), unless given."""
-    l2, llc = run.cache_bytes("l2"), run.llc_bytes()
-    fits = [s for s in sizes if l2 and s <= l2]
-    big = [s for s in sizes if llc and s >= 4 * llc]
-    cache = args.ws_cache or (fits[-1] if fits else sizes[0])
-    dram = args.ws_dram or (big[-1] if big else sizes[-1])
+def pick_ws(run, rows, args):
+    """{threads: working set} for the in-cache and the DRAM thread plot: at each thread count the
+    largest well inside L2 (else L1d, else the smallest) and the largest well inside DRAM (else
+    the largest), by classes.inside at that count's shares; --ws-cache / --ws-dram fix one."""
+    cache, dram = {}, {}
+    for t in sorted({ival(r, "threads") for r in rows}):
+        trows = [r for r in rows if ival(r, "threads") == t]
+        sizes = sorted({ival(r, "ws_bytes") for r in trows})
+        cache[t] = args.ws_cache or classes.largest_inside(run, trows, "L2") or \
+            classes.largest_inside(run, trows, "L1") or sizes[0]
+        dram[t] = args.ws_dram or classes.largest_inside(run, trows, "DRAM") or sizes[-1]
     return cache, dram
+
+
+def ws_words(ws_by_threads):
+    """'384 KiB' when every thread count has the same working set, else '128 MiB at 1 thread,
+    64 MiB at 2'."""
+    if len(set(ws_by_threads.values())) == 1:
+        return fmt_bytes(next(iter(ws_by_threads.values())))
+    return ", ".join("%s at %d%s" % (fmt_bytes(ws), t, " thread" if i == 0 else "")
+                     for i, (t, ws) in enumerate(sorted(ws_by_threads.items())))
 
 
 def threads(run, rows, R, notes, args):
@@ -293,23 +308,24 @@ def threads(run, rows, R, notes, args):
     keys = run.axes(CONFIG, rows)
     info = kernel_info(rows)
     for key, grows in group_rows(run, rows, keys) if keys else [((), rows)]:
-        sizes = sorted({ival(r, "ws_bytes") for r in grows})
-        cache, dram = pick_ws(sizes, run, args)
+        cache, dram = pick_ws(run, grows, args)
         for where, ws in (("cache", cache), ("dram", dram)):
-            wrows = [r for r in grows if ival(r, "ws_bytes") == ws]
-            if not wrows:
-                notes.append("threads: no rows at working set %s, plot skipped" % fmt_bytes(ws))
+            wrows = [r for r in grows if ival(r, "ws_bytes") == ws[ival(r, "threads")]]
+            if len({ival(r, "threads") for r in wrows}) < 2:
+                notes.append("threads (%s): fewer than two thread counts at working set %s, plot "
+                             "skipped" % (where, ws_words(ws)))
                 continue
             tmax = max(ival(r, "threads") for r in wrows)
             top = [r for r in wrows if ival(r, "threads") == tmax]
             best = best_of_kinds(top, info, col("gbps_median"), lambda r: 0)
-            series = [Series(best_title(kind, k), by_kernel(wrows, k), col("threads"),
+            series = [Series(best_title(kind, k, "at %d threads" % tmax), by_kernel(wrows, k),
+                             col("threads"),
                              col("gbps_median"), ylo=col("gbps_min"), yhi=col("gbps_max"),
                              **kernel_style(k, info, True)) for kind, k in best]
             ts = sorted({ival(r, "threads") for r in wrows})
             R.render("threads.gp", "threads-%s%s" % (where, "-" + key_slug(key) if key else ""),
-                     "%s\nthread scaling at working set %s per thread (%s), store only, aligned%s" % (
-                         header(run), fmt_bytes(ws), "in cache" if where == "cache" else "DRAM",
+                     "%s\nthread scaling %s, working set per thread %s, store only, aligned%s" % (
+                         header(run), "in cache" if where == "cache" else "in DRAM", ws_words(ws),
                          "; " + key_label(key) if key else ""),
                      series, xtics=", ".join("%d" % t for t in ts),
                      xmin=ts[0] - 0.5, xmax=ts[-1] + 0.5)

@@ -29,6 +29,9 @@ import os
 import re
 import subprocess
 
+from storebench import classes
+
+
 def _nightly_preset(storebench):
     """(repetitions, min time s) of the nightly preset, as `storebench list --presets` gives it."""
     lines = _query(storebench, "list", "--presets", "--tsv").splitlines()
@@ -147,13 +150,10 @@ def _words(words, info):
 
 
 def inside(ws, regime, share):
-    """Whether a working set per thread sits well inside its regime (see the module text);
-    share maps l1d, l2, l3, llc to a thread's share in bytes at the point's thread count."""
-    below = {"L2": share.get("l1d"), "L3": share.get("l2")}.get(regime)
-    if regime == "DRAM":
-        return ws >= 4 * share["llc"]
-    level = share.get({"L1d": "l1d", "L2": "l2", "L3": "l3"}.get(regime, ""), 0)
-    return 0 < ws <= level / 2 and (not below or ws >= 4 * below)
+    """Whether a working set per thread sits well inside its regime (classes.inside, the one
+    rule); share maps l1d, l2, l3, llc to a thread's share in bytes at the point's thread count."""
+    return classes.inside(ws, "L1" if regime == "L1d" else regime, share.get("l1d"),
+                          share.get("l2"), share.get("l3"), share.get("llc"))
 
 
 def plan(storebench, args):
