@@ -68,7 +68,7 @@ def one_line_exit2(r, word, what):
 
 def edit_csv(src, dst, row_fn=None, meta_extra=b""):
     """Copy a real CSV, changing data rows through row_fn(dict) -> dict (a new key becomes a new
-    column) and appending a metadata line.  The metadata after the header (the drift canary's
+    column, a key dropped drops its column) and appending metadata lines.  The metadata after the header (the drift canary's
     sample lines and summary) follows the rows."""
     with open(src, "rb") as f:
         lines = f.read().split(b"\n")
@@ -78,7 +78,7 @@ def edit_csv(src, dst, row_fn=None, meta_extra=b""):
     tail = [l + b"\n" for l in body if l.startswith(b"#")]
     rows = [dict(zip(cols, next(csv.reader([l.decode()])))) for l in body if not l.startswith(b"#")]
     rows = [row_fn(r) if row_fn else r for r in rows]
-    cols += [c for c in rows[0] if c not in cols]
+    cols = [c for c in cols if c in rows[0]] + [c for c in rows[0] if c not in cols]
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows([cols] + [[r[c] for c in cols] for r in rows])
     with open(dst, "wb") as f:
@@ -375,7 +375,7 @@ def part_settings(tmp):
         if r.returncode != 0:
             sys.exit("FAIL: storebench run %s: exit %d: %s" % (extra, r.returncode, r.stderr[-300:]))
         runs[name] = path
-    want = "settings, all storebench's defaults: fill 0xa5, prefill 0x5a, pages 4k, " \
+    want = "settings, all the quick preset's defaults: fill 0xa5, prefill 0x5a, pages 4k, " \
         "placement compact, membind local, GLIBC_TUNABLES unset, rounds 6, repetitions 6, " \
         "min-time 0.001 s, profile "
     line = tool("table", runs["dflt"]).stdout.splitlines()[1:2]
@@ -406,6 +406,30 @@ def part_settings(tmp):
     metas = [reader_meta(runs[n]) for n in ("dflt", "dflt2")]
     check(settings.differences(metas) == ([], []) and settings.note(metas, ["a", "b"]) == "",
           "settings.differences of two runs at the same settings: %s" % (settings.differences(metas),))
+    # issue 21.22: a run whose defaults are unknown was "all storebench's defaults" (and a
+    # nightly one so, with repetitions 12 beside quick's 6); the batch rule and the call sizes
+    # sat among "other metadata"; a CSV without a quality column read as clean; the class note
+    # named the first input's caches only
+    line = settings.line({"fill_byte": "165", "repetitions": "9"})
+    check(line.startswith("settings (whether repetitions is the default is not known)"),
+          "settings of unknown defaults: %s" % line)
+    line = settings.line(dict(reader_meta(runs["dflt"]), preset="nightly"))
+    check(line.startswith("settings, all the nightly preset's defaults") or "NOT DEFAULT" in line,
+          "a nightly run's defaults are the nightly preset's: %s" % line)
+    other = edit_csv(runs["dflt"], os.path.join(tmp, "other.csv"),
+                     lambda r: {k: v for k, v in r.items() if k != "quality"},
+                     meta_extra=b"# batch_rule=another rule\n# call_spec=1MiB\n"
+                                b"# cache_l2_bytes=2097152")
+    out = tool("compare-cpus", "--format", "text", runs["dflt"], other).stdout
+    rows = settings_block(out)
+    check(("settings that change numbers", "batch_rule") in rows and
+          ("settings that change numbers", "call_spec") in rows,
+          "compare-cpus: batch_rule and call_spec among the settings that change numbers: %s"
+          % rows)
+    check("quality: unknown (the CSV has no quality column" in out,
+          "compare-cpus: no 'quality: unknown' for a CSV without the column")
+    check("A: L1d" in out and "B: L1d 48 KiB, L2 2 MiB" in out.split("Classes by")[-1],
+          "compare-cpus: the class note names both inputs' caches: %s" % out[-500:])
     # the presets' values settings.py compares with are storebench's own
     table = [ln.split("\t") for ln in run([STOREBENCH, "list", "--presets", "--tsv"]).stdout
              .splitlines()]
@@ -445,6 +469,12 @@ def part_settings(tmp):
         check(r.returncode == 0 and bool(noted) == want and
               (not want or "fill 0xa5 in " in noted[0] and ", 0x00 in " in noted[0]),
               "plot --overlay: want %s settings note: %s" % ("a" if want else "no", noted))
+    # each CPU's line of an overlay's title names the storebench that measured it (issue 21.22)
+    svg = os.path.join(tmp, "ov1", "overlay-libc.svg")
+    version = reader_meta(runs["dflt"])["storebench_version"]
+    text = open(svg).read() if os.path.isfile(svg) else ""
+    check(text.count("storebench %s" % version) >= 2,
+          "plot --overlay: the title names each run's storebench version %s" % version)
     return 0
 
 

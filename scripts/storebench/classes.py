@@ -75,13 +75,19 @@ def largest_inside(run, rows, regime):
     return max((ival(r, "ws_bytes") for r in rows if size_class(run, r) == regime), default=None)
 
 
-def rule(run):
-    """One sentence on how classes were drawn, for the notes under a table."""
+def instances(run):
+    """'L1d 48 KiB, L2 1 MiB, L3 32 MiB': the run's cache instance sizes, for a note."""
     sizes = ["%s %s" % (n, fmt_bytes(b)) for n, b in
              (("L1d", run.cache_bytes("l1d")), ("L2", run.cache_bytes("l2")),
               ("L3", run.cache_bytes("l3"))) if b]
+    return ", ".join(sizes) or "sizes unknown"
+
+
+def rule(run, sizes=None):
+    """One sentence on how classes were drawn, for the notes under a table; SIZES: the instance
+    sizes to name (several runs': 'A: ..., B: ...'), the run's own by default."""
     return ("Classes by working set per thread against each thread's share of a cache level "
             "(instance size / threads of the point in it; instances: %s), well inside one: L1 up "
             "to half the L1d share, L2 and L3 from 4 x the level below to half the level, DRAM "
             "from 4 x the LLC share; sizes between are transitions, in no class."
-            % (", ".join(sizes) or "sizes unknown"))
+            % (sizes or instances(run)))

@@ -475,8 +475,10 @@ def overlay(runs, labels, R, notes, args):
         R.render("bandwidth.gp", "overlay-%s%s" % (kind, "" if args.normalise == "none"
                                                     else "-per-" + args.normalise),
                  "per-CPU overlay, best %s kernel per CPU and thread count (dash: thread count)\n%s" % (
-                     KIND_NAME.get(kind, kind), "\n".join(header(run, lab) for (run, _, _), lab
-                                                          in zip(per_run, labels))),
+                     KIND_NAME.get(kind, kind), "\n".join(
+                         "%s, storebench %s" % (header(run, lab),
+                                                run.meta.get("storebench_version", "unknown"))
+                         for (run, _, _), lab in zip(per_run, labels))),
                  series, (),
                  xtics=binary_tics(sizes[0], sizes[-1]), ylabel=ylabel, **xpad(sizes))
     if dates:

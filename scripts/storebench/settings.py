@@ -32,7 +32,9 @@ PROFILES = {"metal": {"quality_cpu_share_min": "0.9", "quality_cv_max": "0.05",
 # Metadata that differs between any two runs and says nothing about their settings: times,
 # files, the seed, and what the run measured on the side (the TSC's rate, the memory free per
 # node at its start, the canary's readings).
+# The run's answer (winners, crossovers) is a result, not a setting.
 PER_RUN = ("utc_time", "utc", "utc_start", "json_file", "csv_file", "command_line", "seed",
+           "winners", "crossovers",
            "canary_series", "canary_sample", "canary_start_gbps", "canary_ref_gbps",
            "canary_out_samples", "tsc_hz", "numa_node_memory_bytes") + tuple(
                "canary_%s_%s" % (regime, k) for regime in ("l2", "llc")
@@ -126,6 +128,10 @@ SETTINGS = (
     Setting("min_time_s", "min-time", _preset("min_time_s"), show=lambda v: v + " s",
             options=("--min-time", "--benchmark_min_time")),
     Setting("quality_profile", "profile", _profile()),
+    # what is measured and how a batch is sized: defaults of no fixed text (the preset's sizes,
+    # the rule of the storebench that ran), so they show when two runs differ in them
+    Setting("call_spec", "call", None, always=False),
+    Setting("batch_rule", "batch rule", None, always=False, options=()),
     Setting("canary", "canary", "on", always=False),
     Setting("quality_batch_ns_min", "batch-ns-min", "100000", always=False),
     Setting("quality_cpu_share_min", "cpu-share-min", _limit("quality_cpu_share_min"), always=False),
@@ -150,7 +156,7 @@ def line(meta, md=False):
     """One run's settings as one line: those that differ from storebench's defaults first, after
     NOT DEFAULT (bold in Markdown) and each with its default, then the default ones; absent keys
     are left out."""
-    changed, default = [], []
+    changed, default, unknown = [], [], []
     for s in SETTINGS:
         if s.key not in meta:
             continue
@@ -160,10 +166,17 @@ def line(meta, md=False):
                                                   s.show(s.default_of(meta))))
         elif s.always:
             default.append("%s %s" % (s.label, _shown(s, meta)))
+            if same is None:
+                unknown.append(s.label)
     if not changed and not default:
         return "settings: not in the metadata (a CSV from before storebench recorded them)"
+    if not changed and unknown:
+        return "settings (whether %s %s the default is not known): %s" % (
+            ", ".join(unknown), "is" if len(unknown) == 1 else "are", ", ".join(default))
     if not changed:
-        return "settings, all storebench's defaults: " + ", ".join(default)
+        # a preset's defaults are its own: the nightly preset's 12 repetitions are not quick's
+        whose = "the %s preset's" % meta["preset"] if meta.get("preset") else "storebench's"
+        return "settings, all %s defaults: %s" % (whose, ", ".join(default))
     return "settings: %s %s%s" % ("**NOT DEFAULT**" if md else "NOT DEFAULT", ", ".join(changed),
                                   "; default " + ", ".join(default) if default else "")
 
