@@ -450,17 +450,29 @@ def part_settings(tmp):
         return 0
     # trend over a history whose last night ran at --fill 0: that night is marked, no other
     machine = os.path.join(tmp, "m")
-    for day, name in (("2026-12-01", "dflt"), ("2026-12-02", "dflt2"), ("2026-12-03", "fill0")):
+    runs["diag"] = edit_csv(runs["dflt2"], os.path.join(tmp, "diag.csv"),
+                            meta_extra=b"# diagnostic=inject-slowdown")
+    for day, name in (("2026-12-01", "dflt"), ("2026-12-02", "dflt2"), ("2026-12-03", "fill0"),
+                      ("2026-12-04", "diag")):
         os.makedirs(os.path.join(machine, day))
         shutil.copyfile(runs[name], os.path.join(machine, day, "nightly.csv"))
         with open(os.path.join(machine, day, "gate.json"), "w") as f:
             f.write("{}")
     r = tool("trend", "--point", "memset@l1", machine)
     with open(os.path.join(machine, "trend.tsv")) as f:
-        labels = [ln.split("\t")[4] for ln in f.read().splitlines() if ln]
+        cols = [ln.split("\t") for ln in f.read().splitlines() if ln]
+    labels = [c[4] for c in cols]
     check(r.returncode == 0 and labels == ["2026-12-01 #1", "2026-12-02 #1",
-                                           "2026-12-03 #1 [other: fill, repetitions]"],
+                                           "2026-12-03 #1 [other: fill, repetitions]",
+                                           "2026-12-04 #1 [inject-slowdown]"],
           "trend: want the --fill 0 night marked: %s %s" % (labels, r.stderr))
+    # issue 21.23: the line joined the diagnostic night to the real ones, and the marks made
+    # rotated tick labels that filled half a panel: the line skips it (missing, "?"), it is
+    # ringed, and the tick is the run's date and number alone
+    check([c[6] == "?" for c in cols] == [False, False, False, True] and
+          [c[7] for c in cols] == ["2026-12-0%d #1" % d for d in (1, 2, 3, 4)] and
+          [c[8] for c in cols] == ["0", "0", "0", "1"],
+          "trend: the diagnostic night off the line, short ticks: %s" % [c[5:] for c in cols])
     check("2026-12-03 fill 0x00, repetitions 2" in r.stderr, "trend: stderr lacks the values: %s"
           % r.stderr)
     for pair, want in (((runs["dflt"], runs["fill0"]), True), ((runs["dflt"], runs["dflt2"]), False)):
