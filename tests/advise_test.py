@@ -16,6 +16,7 @@ os.environ["STOREBENCH_BIN"] = EXE
 from storebench import advise_cross as ac  # noqa: E402
 from storebench import advise_glibc as ag  # noqa: E402
 from storebench import advise_measure as am  # noqa: E402
+from storebench import advise_report as ar  # noqa: E402
 from storebench import advise_verify as av  # noqa: E402
 from testlib import Checker, other_machine_result  # noqa: E402
 
@@ -137,6 +138,16 @@ def test_verify():
             check(r["verdict"] in ("gain", "loss", "noise") and r["rounds"] == 2
                   and r["low"] <= r["gain"] <= r["high"] and r["default"] > 0 and r["advised"] > 0,
                   "class %s summarized with its spread (%s)" % (r["name"], r))
+    # issue 21.23: "+0.7 %" was printed for 94.93 -> 89.72 GB/s (a median of round ratios beside
+    # means that fell); both are shown now, and a verdict needs them to agree in sign
+    rounds = [{"default": {4096: d}, "advised": {4096: a}}
+              for d, a in ((100, 102), (100, 102), (100, 101.5), (100, 102), (200, 100))]
+    row = av.summarize([("c", "changed", [4096], "t")], rounds)[0]
+    line = ar.verification_lines([row], 5, 1)[-1]
+    check(row["gain"] > 0 > row["change"] and row["verdict"] == "noise" and
+          "+2.0%" in line and "%+.1f%%" % (100 * row["change"]) in line,
+          "paired gain and change of the means both shown, no verdict when they disagree: %s %s"
+          % (row, line))
     check(av.sizes_between(2048, 16384, 3) == [3444, 5824, 9728], "sizes spread inside a region")
     plan = av.plan([("t", 2048, 1 << 30)], 256, 64 << 20, [("L1d", 32768), ("L2", 1 << 20)])
     check([(c[0], c[1]) for c in plan] == [("t 2 KiB..32 KiB (L1d)", "changed"),

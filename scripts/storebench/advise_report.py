@@ -47,18 +47,19 @@ def pct(x):
 
 def verification_lines(table, rounds, threads):
     out = ["verification: libc memset, %d thread%s, %d interleaved rounds (default/advised "
-           "order alternating); gain = advised/default - 1, median over rounds [range%s]" % (
-               threads, "" if threads == 1 else "s", rounds,
-               " without best and worst round" if rounds >= 5 else "")]
-    out.append("  %-50s %-26s %10s %10s %24s  %s" % ("size class", "sizes", "default", "advised",
-                                                    "gain [spread]", "verdict"))
+           "order alternating); change = advised/default - 1 of the GB/s shown; gain = the "
+           "same, paired per round, median over rounds [range%s]; a verdict needs both to "
+           "agree" % (threads, "" if threads == 1 else "s", rounds,
+                      " without best and worst round" if rounds >= 5 else "")]
+    out.append("  %-50s %-26s %10s %10s %8s %24s  %s" % (
+        "size class", "sizes", "default", "advised", "change", "gain [spread]", "verdict"))
     for row in table:
         sizes = ",".join(fb(s).replace(" ", "") for s in row["sizes"])
         d = "%.2f GB/s" % row["default"] if row["default"] else "n/a"
         a = "%.2f GB/s" % row["advised"] if row["advised"] else "n/a"
         spread = "%s [%s..%s]" % (pct(row["gain"]), pct(row["low"]), pct(row["high"]))
-        out.append("  %-50s %-26s %10s %10s %24s  %s" % (row["name"][:50], sizes[:26], d, a,
-                                                        spread, row["verdict"]))
+        out.append("  %-50s %-26s %10s %10s %8s %24s  %s" % (
+            row["name"][:50], sizes[:26], d, a, pct(row.get("change")), spread, row["verdict"]))
     return out
 
 

@@ -93,9 +93,11 @@ def run_rounds(exe, folder, classes, threads, advised, rounds, min_time, default
 
 
 def summarize(classes, measured):
-    """Per class: {"name", "kind", "sizes", "default", "advised" (median GB/s over rounds and
-    sizes, geometric), "gain" (median ratio - 1), "low", "high" (spread of the round gains),
-    "verdict": gain | loss | noise}."""
+    """Per class: {"name", "kind", "sizes", "default", "advised" (GB/s over rounds and sizes,
+    geometric), "change" (advised / default - 1 of those), "gain" (median of the rounds' paired
+    ratios - 1), "low", "high" (spread of the round gains), "verdict": gain | loss | noise}.
+    The paired gain and the change of the means can disagree in sign (a round far off the rest
+    moves the means, not the median): then the verdict is noise, never a gain the GB/s deny."""
     table = []
     for name, kind, sizes, tag in classes:
         per_round, d_all, a_all = [], [], []
@@ -111,13 +113,14 @@ def summarize(classes, measured):
                 per_round.append(math.exp(sum(math.log(r) for r in ratios) / len(ratios)))
         if not per_round:
             table.append({"name": name, "kind": kind, "tag": tag, "sizes": sizes, "default": None,
-                          "advised": None, "gain": None, "low": None, "high": None,
-                          "verdict": "noise", "rounds": 0})
+                          "advised": None, "change": None, "gain": None, "low": None,
+                          "high": None, "verdict": "noise", "rounds": 0})
             continue
         lo, hi = _span(per_round)
-        verdict = "gain" if lo > 1 else "loss" if hi < 1 else "noise"
+        change = geomean(a_all) / geomean(d_all) - 1
+        verdict = "gain" if lo > 1 and change > 0 else "loss" if hi < 1 and change < 0 else "noise"
         table.append({"name": name, "kind": kind, "tag": tag, "sizes": sizes,
-                      "default": geomean(d_all), "advised": geomean(a_all),
+                      "default": geomean(d_all), "advised": geomean(a_all), "change": change,
                       "gain": median(per_round) - 1, "low": lo - 1, "high": hi - 1,
                       "verdict": verdict, "rounds": len(per_round)})
     return table
