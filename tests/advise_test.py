@@ -39,6 +39,13 @@ def test_cross():
     for key in ("cpu_codename", "glibc_version", "command", "storebench_version"):
         check(key in run.meta or any(k.startswith(key) for k in run.meta),
               "fixture keeps its provenance (%s)" % key)
+    # issue 21.23: "231 of 231 points flagged" and not why; the heading now counts the reasons
+    # (every 1-thread point of this sweep is marked shared_cpu by its cpu_share_min)
+    got, why = am.curves(run, "rep_stosb", 1)
+    line = ar.sweep_heading(1, sorted(got), len(got), why, False)
+    check("%d of %d points flagged (shared_cpu %d; " % (len(why), len(got), len(why)) in line
+          and len(why) == sum(v is None for v in got.values()) > 0,
+          "the heading names why points were flagged: %s" % line)
     pairs = (("avx2_t_u4", "rep_stosb"), ("rep_stosb", "avx2_nt_u4"))
     for a, b in pairs:
         ca, _ = am.curves(run, a, 1, use_flagged=True)

@@ -373,12 +373,10 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     rep("crossovers (%s; GB/s median, margin > combined spread, >= %d clear sizes in a row)" % (
         shown(sweep.path), ac.MIN_RUN))
     for t in counts:
-        flagged = sum(nflag[(t, k)] for k in kernels.split(","))
         total = sum(len(curves[t][k]) for k in kernels.split(","))
-        rep("  %d thread%s (%d sizes %s..%s; %d of %d points flagged%s):" % (
-            t, "" if t == 1 else "s", len(curves[t][t_kern]), fb(min(curves[t][t_kern])),
-            fb(max(curves[t][t_kern])), flagged, total,
-            ", used" if args.use_flagged else ", counted as ties"))
+        rep(ar.sweep_heading(t, sorted(curves[t][t_kern]), total,
+                             [x for k in kernels.split(",") for x in nflag[(t, k)]],
+                             args.use_flagged))
         for (a, b), res in found[t].items():
             if res["leader"] is None:
                 rep("    %s vs %s: no size where either clearly wins" % (a, b))

@@ -135,14 +135,15 @@ def flagged(row):
 
 def curves(run, kernel, threads, use_flagged=False):
     """{call_bytes: (median, min, max) GB/s or None when flagged} for one kernel and thread
-    count, and the count of flagged sizes."""
-    out, nflag = {}, 0
+    count, and the flagged sizes' reasons, one string per size ('shared_cpu;cv')."""
+    out, nflag = {}, []
     for r in run.rows:
         if r["kernel"] != kernel or ival(r, "threads") != threads:
             continue
         med, lo, hi = (num(r[c]) for c in ("gbps_median", "gbps_min", "gbps_max"))
         bad = flagged(r) or (None in (med, lo, hi) and "empty")
-        nflag += bool(bad)
+        if bad:
+            nflag.append(bad)
         out[ival(r, "call_bytes")] = None if (bad and not use_flagged) or med is None \
             else (med, lo, hi)
     return out, nflag

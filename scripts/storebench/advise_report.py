@@ -19,6 +19,7 @@ one row per verification size, setting and round:
     gbps         the child's gbps_median for this size (GB/s, 1e9 B/s)
 """
 
+import collections
 import csv
 import os
 import shutil
@@ -43,6 +44,19 @@ def fmt_threshold(v):
 
 def pct(x):
     return "%+.1f%%" % (100 * x) if x is not None else "n/a"
+
+
+def sweep_heading(threads, sizes, total, reasons, used):
+    """The line over one thread count's crossovers: its sizes, how many of its TOTAL points were
+    flagged and why (REASONS: one 'shared_cpu;cv' string per flagged point), and whether they
+    decide (USED) or count as ties."""
+    why = collections.Counter(w for x in reasons for w in x.split(";"))
+    return "  %d thread%s (%d sizes %s..%s; %d of %d points flagged%s%s):" % (
+        threads, "" if threads == 1 else "s", len(sizes), fb(sizes[0]), fb(sizes[-1]),
+        len(reasons), total,
+        " (%s; results/README.md: Quality)" % ", ".join(
+            "%s %d" % kv for kv in sorted(why.items(), key=lambda kv: (-kv[1], kv[0])))
+        if why else "", ", used" if used else ", counted as ties")
 
 
 def verification_lines(table, rounds, threads):
