@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # package_test.py — the Debian package cpack builds: name, version, dependencies, contents, and
-# the packaged programs run from an unpacked copy; lintian without errors or warnings.
+# the packaged programs run from an unpacked copy; lintian without errors or warnings; and
+# scripts/package's exit status, in a build folder of its own.
 # Python 3 + dpkg-deb, dpkg-shlibdeps (dpkg-dev) and, when installed, lintian.  Exit 77 (skipped)
 # without dpkg-deb/dpkg-shlibdeps.  The package goes to a temporary folder, never the build tree.
 """usage: package_test.py CPACK BUILD_DIR SOURCE_DIR"""
@@ -92,6 +93,19 @@ def main(top):
         check(r.returncode == 0 and not tags, f"lintian: {tags or r.stderr[-500:]}")
     else:
         print("note: lintian is not installed; the package was not linted")
+
+    # scripts/package itself, in a build folder of its own: without lintian it exited 0 as a
+    # checked package does, having said "not checked" only on stderr (issue 21.23); it exits 3.
+    r = subprocess.run([os.path.join(SOURCE, "scripts", "package"), os.path.join(top, "build")],
+                       capture_output=True, text=True)
+    out = r.stdout.strip().splitlines()
+    built = bool(out) and out[-1].endswith(".deb") and os.path.isfile(out[-1])
+    if shutil.which("lintian"):
+        check(r.returncode == 0 and built, f"scripts/package with lintian: exit {r.returncode}")
+    else:
+        check(r.returncode == 3 and built and "not checked" in r.stderr,
+              f"scripts/package without lintian: exit 3 and the package; got {r.returncode}, "
+              f"{out[-1:]}, {r.stderr[-300:]}")
 
 
 if not (shutil.which("dpkg-deb") and shutil.which("dpkg-shlibdeps")):
