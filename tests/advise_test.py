@@ -155,6 +155,17 @@ def test_verify():
           "+2.0%" in line and "%+.1f%%" % (100 * row["change"]) in line,
           "paired gain and change of the means both shown, no verdict when they disagree: %s %s"
           % (row, line))
+    # issue 21.23: advise.png had no cache marks, no flagged rings, labels across the curves
+    with tempfile.TemporaryDirectory() as tmp:
+        curve = {1 << k: 50.0 + k for k in range(8, 24)}
+        marks = [(48 << 10, "L1d 48 KiB"), (1 << 20, "L2 1 MiB")]
+        ar.write_plot(tmp, "advise", "t", [("memset default", curve, {4096})],
+                      [(2048, "x86_rep_stosb_threshold now 2 KiB")], marks)
+        svg = open(os.path.join(tmp, "advise.svg")).read()
+        rows = open(os.path.join(tmp, "advise.dat")).read().splitlines()
+        check("L2 1 MiB" in svg and "flagged by storebench" in svg and
+              "4096\t62.0\t1" in rows and "2048\t61.0\t0" in rows,
+              "advise plot: cache marks, the flagged point ringed (%s)" % rows[:4])
     check(av.sizes_between(2048, 16384, 3) == [3444, 5824, 9728], "sizes spread inside a region")
     plan = av.plan([("t", 2048, 1 << 30)], 256, 64 << 20, [("L1d", 32768), ("L2", 1 << 20)])
     check([(c[0], c[1]) for c in plan] == [("t 2 KiB..32 KiB (L1d)", "changed"),

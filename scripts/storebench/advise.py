@@ -461,6 +461,19 @@ def from_string(text, start, largest, rep):
     return pairs, proposed, decisions
 
 
+def cache_marks(meta, threads):
+    """[(bytes, 'L2 share 1 MiB')]: one thread's share of each cache level at THREADS threads
+    (the instance over the threads that can share it), for the plot's marks."""
+    out = []
+    for level, name in (("l1d", "L1d"), ("l2", "L2"), ("l3", "L3")):
+        size = am.ival(meta, "cache_%s_bytes" % level)
+        if size:
+            per = max(1, min(threads, am.ival(meta, "cache_%s_shared_cpus" % level) or 1))
+            out.append((size // per, "%s %s%s" % (name, "share " if per > 1 else "",
+                                                  fb(size // per))))
+    return out
+
+
 def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kernels, want,
                       smallest, largest, env_pairs, proposed, later, decisions, counts, found):
     var = start["variant"]
@@ -556,16 +569,21 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
         rep("plot: none (nothing was measured to draw)")
     elif not args.no_plot:
         # The plot shows every measured point, flagged or not: it is a picture of the run.
-        series = [("%s (%d thr)" % (k, want), {s: (v[0] if v else None) for s, v in
-                                              am.curves(sweep, k, want, True)[0].items()})
-                  for k in kernels.split(",")] if sweep else []
+        series = []
+        for k in kernels.split(",") if sweep else ():
+            every = am.curves(sweep, k, want, True)[0]
+            usable = am.curves(sweep, k, want, False)[0]
+            series.append(("%s (%d thr)" % (k, want), {s: (v[0] if v else None)
+                                                        for s, v in every.items()},
+                           {s for s, v in usable.items() if v is None}))
         if measured:
             for setting in ("default", "advised"):
                 pts = {}
                 for s in measured[0][setting]:
                     vals = [r[setting].get(s) for r in measured if r[setting].get(s)]
                     pts[s] = av.median(vals) if vals else None
-                series.insert(0 if setting == "default" else 1, ("memset %s" % setting, pts))
+                series.insert(0 if setting == "default" else 1,
+                              ("memset %s" % setting, pts, set()))
         lines = []
         for name, cur, new, why, region in decisions:
             short = name.split(".")[-1]
@@ -577,7 +595,8 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
         try:
             imgs = ar.write_plot(folder, "advise", "glibc memset on %s: path kernels and memset "
                                  "(%d thread%s)" % (meta.get("machine_id"), want,
-                                                    "" if want == 1 else "s"), series, lines)
+                                                    "" if want == 1 else "s"), series, lines,
+                                 cache_marks(meta, want))
             rep("plot: %s" % ", ".join(shown(i) for i in imgs))
         except (RuntimeError, OSError) as e:
             rep("advise: plot failed: %s" % e)

@@ -103,31 +103,38 @@ def _gp_str(text):
     return "'" + str(text).replace("'", "''") + "'"
 
 
-def write_plot(folder, base, title, series, lines):
-    """series: [(title, {size: gbps})]; lines: [(size, label)].  Writes <base>.dat (one block per
-    series, its title as the block's first field), <base>.lines.dat, and <base>.png/.svg.
-    Returns the image paths, or raises RuntimeError with gnuplot's last line."""
+def write_plot(folder, base, title, series, lines, caches=()):
+    """series: [(title, {size: gbps}, flagged sizes)]; lines: [(size, label)] thresholds;
+    caches: [(size, label)] the cache shares to mark.  Writes <base>.dat (one block per series,
+    its title as the block's first field; size, GB/s, flagged 0/1), <base>.lines.dat,
+    <base>.caches.dat and <base>.png/.svg.  Returns the image paths, or raises RuntimeError with
+    gnuplot's last line."""
     dat = os.path.join(folder, base + ".dat")
     ldat = os.path.join(folder, base + ".lines.dat")
-    ymax = max([v for _, c in series for v in c.values() if v] or [1]) * 1.1
+    cdat = os.path.join(folder, base + ".caches.dat")
+    # the data's top; the band above it holds the labels, so no label crosses a curve
+    ymax = max([v for _, c, _ in series for v in c.values() if v] or [1]) * 1.05
     with open(dat, "x", newline="") as f:
         w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
-        for name, curve in series:
-            w.writerow(("size_bytes", name))
+        for name, curve, flagged in series:
+            w.writerow(("size_bytes", name, "flagged"))
             for s in sorted(curve):
                 if curve[s]:
-                    w.writerow((s, round(curve[s], 4)))
+                    w.writerow((s, round(curve[s], 4), int(s in flagged)))
             f.write("\n\n")
-    with open(ldat, "x", newline="") as f:
-        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
-        for s, label in lines:
-            w.writerow((s, round(ymax, 4), label.replace('"', "'")))
+    for path, rows in ((ldat, lines), (cdat, caches)):
+        with open(path, "x", newline="") as f:
+            w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+            for s, label in rows:
+                w.writerow((s, round(ymax, 4), label.replace('"', "'")))
     if shutil.which("gnuplot") is None:
         raise RuntimeError("gnuplot not found (Debian: apt-get install gnuplot-nox)")
     out = os.path.join(folder, base)
     defs = ["datafile=%s" % _gp_str(dat), "linesfile=%s" % _gp_str(ldat),
             "outbase=%s" % _gp_str(out), "ptitle=%s" % _gp_str(title),
-            "nseries=%d" % len(series), "nlines=%d" % len(lines)]
+            "nseries=%d" % len(series), "nlines=%d" % len(lines), "cachesfile=%s" % _gp_str(cdat),
+            "ncaches=%d" % len(caches), "ymax=%.4f" % ymax,
+            "nflagged=%d" % sum(len(fl) for _, _, fl in series)]
     proc = subprocess.run(["gnuplot", "-e", "; ".join(defs), GP], capture_output=True, text=True,
                           timeout=120)
     err = [l for l in proc.stderr.splitlines() if l.strip()]
