@@ -16,7 +16,7 @@ from storebench import advise_glibc as ag
 from storebench import advise_measure as am
 from storebench import advise_report as ar
 from storebench import advise_verify as av
-from storebench import cli
+from storebench import classes, cli, reader
 from storebench.rows import ival, num
 from storebench.units import fmt_bytes, parse_bytes
 
@@ -462,15 +462,15 @@ def from_string(text, start, largest, rep):
 
 
 def cache_marks(meta, threads):
-    """[(bytes, 'L2 share 1 MiB')]: one thread's share of each cache level at THREADS threads
-    (the instance over the threads that can share it), for the plot's marks."""
+    """[(bytes, 'L3 share 16 MiB')]: one thread's share of each cache level at THREADS threads,
+    by the tables' rule (classes.share; the machine's metadata, threads in spread order), for
+    the plot's marks."""
+    run = reader.Run("", meta, [], [])
     out = []
     for level, name in (("l1d", "L1d"), ("l2", "L2"), ("l3", "L3")):
-        size = am.ival(meta, "cache_%s_bytes" % level)
-        if size:
-            per = max(1, min(threads, am.ival(meta, "cache_%s_shared_cpus" % level) or 1))
-            out.append((size // per, "%s %s%s" % (name, "share " if per > 1 else "",
-                                                  fb(size // per))))
+        share, n = classes.share(run, [{"threads": str(threads)}], level)
+        if share:
+            out.append((share, "%s %s%s" % (name, "share " if n > 1 else "", fb(share))))
     return out
 
 
