@@ -40,6 +40,7 @@ bool canary_start(struct canary *c, const struct run_opts *o, size_t measurement
 	c->fill = o->fill;
 	c->band = o->quality.drift_band;
 	c->period_ns = (uint64_t)(o->canary_period_s * 1e9);
+	c->tick_ns = (uint64_t)CANARY_TICK_MS * 1000000;
 	c->drift_pct = o->drift_pct;
 	c->drift_from = measurements / 3;
 	c->drift_to = measurements - measurements / 3;
@@ -53,6 +54,7 @@ bool canary_start(struct canary *c, const struct run_opts *o, size_t measurement
 		/* DRAM: one call a pass, as ever; a cache canary's call lasts microseconds */
 		s->calls = r == CANARY_DRAM || s->bytes >= CANARY_PASS_BYTES ?
 				   1 : (unsigned)((CANARY_PASS_BYTES + s->bytes - 1) / s->bytes);
+		s->warm = r != CANARY_DRAM;
 		if (!buffer_alloc(&s->buf, s->bytes, o->pages, o->bind, o->placement.node[0], err, len))
 			return false;
 		/* first touch now, so no sample pays for page faults */
@@ -67,10 +69,77 @@ bool canary_due(const struct canary *c)
 	return mono_ns() - c->last_ns >= c->period_ns;
 }
 
-/* One sample of s: the median of CANARY_PASSES timed passes; bent: --inject-drift's. */
-static bool sample_one(const struct canary *c, struct canary_series *s, size_t at, bool bent)
+/* One timed pass of s in GB/s; bent: --inject-drift's. */
+static double pass_gbps(const struct canary *c, const struct canary_series *s, bool bent)
 {
-	uint64_t t[CANARY_PASSES];
+	uint64_t t0, t;
+
+	if (s->warm)
+		c->k->fn(s->buf.region, (int)c->fill, s->bytes);
+	t0 = mono_ns();
+	for (unsigned k = 0; k < s->calls; k++)
+		c->k->fn(s->buf.region, (int)c->fill, s->bytes);
+	t = mono_ns() - t0;
+	/* a known slowdown of the canary alone: real time spent, inside its timed pass */
+	for (uint64_t until = t + (uint64_t)((double)t * c->drift_pct / 100); bent && t < until;)
+		t = mono_ns() - t0;
+	return (double)s->bytes * s->calls / (double)(t ? t : 1);
+}
+
+/* One more pass of s into its window; false when out of memory for it. */
+static bool window_pass(const struct canary *c, struct canary_series *s, bool bent)
+{
+	if (s->npass == s->pass_cap) {
+		size_t cap = s->pass_cap ? 2 * s->pass_cap : 64;
+		double *n = realloc(s->pass, cap * sizeof *n);
+
+		if (!n)
+			return false;
+		s->pass = n;
+		s->pass_cap = cap;
+	}
+	s->pass[s->npass++] = pass_gbps(c, s, bent);
+	return true;
+}
+
+/* Whether measurement at lies in --inject-drift's bent third. */
+static bool bent_at(const struct canary *c, size_t at)
+{
+	return c->drift_pct > 0 && at > c->drift_from && at < c->drift_to;
+}
+
+bool canary_tick_due(const struct canary *c)
+{
+	return mono_ns() - c->last_tick_ns >= c->tick_ns;
+}
+
+/* One pass of every regime, from DRAM down: each cache canary then follows the same traffic
+ * every time (the DRAM canary's stream), not whatever point ran last. */
+static bool passes_all(struct canary *c, size_t at)
+{
+	for (int r = CANARY_REGIMES - 1; r >= 0; r--)
+		if (c->r[r].bytes && !window_pass(c, &c->r[r], bent_at(c, at) && r == CANARY_DRAM))
+			return false;
+	return true;
+}
+
+bool canary_tick(struct canary *c, size_t at)
+{
+	uint64_t t0 = mono_ns();
+
+	if (!passes_all(c, at))
+		return false;
+	c->last_tick_ns = mono_ns();
+	c->tick_ns = (uint64_t)CANARY_TICK_MS * 1000000;
+	if (c->tick_ns < CANARY_TICK_SHARE * (c->last_tick_ns - t0))
+		c->tick_ns = CANARY_TICK_SHARE * (c->last_tick_ns - t0);
+	return true;
+}
+
+/* Close s's window: its next sample is the median of the window's passes, which starts
+ * afresh, and the ref moves to the median of the series. */
+static bool close_window(const struct canary *c, struct canary_series *s, size_t at)
+{
 	double *g = malloc((s->n + 1) * sizeof *g);
 
 	if (!g)
@@ -86,30 +155,13 @@ static bool sample_one(const struct canary *c, struct canary_series *s, size_t a
 		s->s = n;
 		s->cap = cap;
 	}
-	for (int i = 0; i < CANARY_PASSES; i++) {
-		uint64_t t0 = mono_ns();
-		int j = i;
-
-		for (unsigned k = 0; k < s->calls; k++)
-			c->k->fn(s->buf.region, (int)c->fill, s->bytes);
-		t[i] = mono_ns() - t0;
-		/* a known slowdown of the canary alone: real time spent, inside its timed pass */
-		for (uint64_t until = t[i] + (uint64_t)((double)t[i] * c->drift_pct / 100);
-		     bent && t[i] < until;)
-			t[i] = mono_ns() - t0;
-		for (; j > 0 && t[j - 1] > t[j]; j--) { /* insertion: t stays sorted */
-			uint64_t x = t[j];
-
-			t[j] = t[j - 1];
-			t[j - 1] = x;
-		}
-	}
 	s->s[s->n++] = (struct canary_sample){
 		.t_s = (double)(mono_ns() - c->t0_ns) / 1e9,
-		.gbps = (double)s->bytes * s->calls /
-			(double)(t[CANARY_PASSES / 2] ? t[CANARY_PASSES / 2] : 1),
+		.passes = (unsigned)s->npass,
+		.gbps = median_sorted_in_place(s->pass, s->npass),
 		.at = at,
 	};
+	s->npass = 0;
 	for (size_t i = 0; i < s->n; i++)
 		g[i] = s->s[i].gbps;
 	s->ref = median_sorted_in_place(g, s->n);
@@ -117,14 +169,18 @@ static bool sample_one(const struct canary *c, struct canary_series *s, size_t a
 	return true;
 }
 
+/* A sample takes CANARY_PASSES ticks' worth of passes, each regime's in the order a tick takes
+ * them (a cache canary's passes back to back would follow its own, warmer), then closes every
+ * window. */
 bool canary_sample(struct canary *c, size_t at)
 {
-	bool bent = c->drift_pct > 0 && at > c->drift_from && at < c->drift_to;
-
-	for (int r = 0; r < CANARY_REGIMES; r++)
-		if (c->r[r].bytes && !sample_one(c, &c->r[r], at, bent && r == CANARY_DRAM))
+	for (int i = 0; i < CANARY_PASSES; i++)
+		if (!passes_all(c, at))
 			return false;
-	c->last_ns = mono_ns();
+	for (int r = 0; r < CANARY_REGIMES; r++)
+		if (c->r[r].bytes && !close_window(c, &c->r[r], at))
+			return false;
+	c->last_ns = c->last_tick_ns = mono_ns();
 	return true;
 }
 
@@ -146,6 +202,7 @@ void canary_settings(FILE *out, const char *prefix, const struct canary *c)
 	fprintf(out, "%scanary_threads=1\n", prefix);
 	fprintf(out, "%scanary_cpu=%d\n", prefix, c->cpu);
 	fprintf(out, "%scanary_period_s=%g\n", prefix, (double)c->period_ns / 1e9);
+	fprintf(out, "%scanary_tick_s=%g\n", prefix, CANARY_TICK_MS / 1e3);
 	fprintf(out, "%scanary_band=%g\n", prefix, c->band);
 	fprintf(out, "%scanary_start_gbps=%.4g\n", prefix, d->n ? d->s[0].gbps : 0.0);
 	for (int r = 0; r < CANARY_DRAM; r++) {
@@ -187,6 +244,9 @@ void canary_summary(FILE *out, const char *prefix, const struct canary *c)
 			put_sample(out, &s->s[i]);
 			out_samples += canary_out(c, (enum canary_regime)r, i);
 		}
+		fprintf(out, "\n%s%s_passes=", prefix, s->key);
+		for (size_t i = 0; i < s->n; i++)
+			fprintf(out, "%s%u", i ? "," : "", s->s[i].passes);
 		fprintf(out, "\n%s%s_ref_gbps=%.4g\n", prefix, s->key, s->ref);
 		fprintf(out, "%s%s_out_samples=%zu\n", prefix, s->key, out_samples);
 	}
@@ -197,7 +257,9 @@ void canary_free(struct canary *c)
 	for (int r = 0; r < CANARY_REGIMES; r++) {
 		buffer_free(&c->r[r].buf);
 		free(c->r[r].s);
+		free(c->r[r].pass);
 		c->r[r].s = NULL;
-		c->r[r].n = c->r[r].cap = 0;
+		c->r[r].pass = NULL;
+		c->r[r].n = c->r[r].cap = c->r[r].npass = c->r[r].pass_cap = 0;
 	}
 }

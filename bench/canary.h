@@ -1,7 +1,9 @@
 /*
  * canary.h — the drift canaries: one fixed point per regime (a thread's L2, its LLC, DRAM),
- * measured at the start, every --canary-period of sweep and at the end, whose series say when
- * the machine itself moved.  Plain C.  A shared host's speeds flip between states from minute to
+ * sampled at the start, every --canary-period of sweep and at the end, whose series say when
+ * the machine itself moved.  A sample is the median of the passes of its window: one pass a
+ * tick (every CANARY_TICK_MS or more, between groups) since the sample before, and CANARY_PASSES
+ * at the sample, so it reads the state the window's points saw, not that of one millisecond.  Plain C.  A shared host's speeds flip between states from minute to
  * minute, and not in every regime at once (its memory bandwidth with its neighbours, its caches
  * with its clocks); points measured while their own regime's canary was outside its band, around
  * the median of that canary's samples, are flagged drift (quality.h).
@@ -29,8 +31,9 @@ enum canary_regime canary_regime_of(enum regime r);
 /* One sample of a series. */
 struct canary_sample {
 	double t_s;  /* seconds since the canaries started (the run's first point) */
-	double gbps; /* median of CANARY_PASSES timed passes, 1e9 bytes/s */
-	size_t at;   /* measurements of the sweep done before it: it closes their window */
+	double gbps;     /* median of its window's timed passes, 1e9 bytes/s */
+	size_t at;       /* measurements of the sweep done before it: it closes their window */
+	unsigned passes; /* passes it is the median of */
 };
 
 /* One regime's canary: its buffer and its series. */
@@ -39,10 +42,16 @@ struct canary_series {
 	struct buffer buf;         /* its own, allocated and first touched by the calling thread */
 	size_t bytes;              /* bytes per call = the working set, one thread; 0: not sampled */
 	unsigned calls;            /* calls per timed pass, so a pass stores CANARY_PASS_BYTES */
+	bool warm;                 /* a cache regime's: an untimed call before each pass brings its
+				    * buffer back from wherever the sweep's points pushed it (a tick's
+				    * LLC pass read 35 GB/s cold against 80-110 warm on the Turin
+				    * guest) */
 	double ref;                /* the median of the samples so far: a low or high first one
 				    * does not move the band (it once flagged a whole run) */
 	struct canary_sample *s;   /* the series, s[0] the starting sample */
 	size_t n, cap;             /* samples taken, room for */
+	double *pass;              /* GB/s of the window's passes so far: the next sample's */
+	size_t npass, pass_cap;    /* passes in the window, room for */
 };
 
 struct canary {
@@ -52,6 +61,9 @@ struct canary {
 	double band;               /* a sample outside ref x (1 +- band) is out of band */
 	uint64_t period_ns;        /* between two samples */
 	uint64_t t0_ns, last_ns;   /* when they started and when they last sampled (mono_ns) */
+	uint64_t last_tick_ns;     /* when they last took a pass, at a tick or a sample */
+	uint64_t tick_ns;          /* between two ticks: CANARY_TICK_MS, or CANARY_TICK_SHARE x
+				    * the last tick's time when that is longer */
 	double drift_pct;          /* --inject-drift: the DRAM canary's samples taken after
 				    * measurement drift_from and before drift_to busy-wait this % of
 				    * their time, timed */
@@ -76,19 +88,27 @@ bool canary_start(struct canary *c, const struct run_opts *o, size_t measurement
 /* Whether a period has passed since the last samples. */
 bool canary_due(const struct canary *c);
 
+/* Whether a tick is due: tick_ns since the last pass. */
+bool canary_tick_due(const struct canary *c);
+
+/* One pass of every regime into its window, after the sweep's first `at` measurements; false
+ * when out of memory for it.  Called between groups, so a group's kernels stay back to back. */
+bool canary_tick(struct canary *c, size_t at);
+
 /* Take one more sample of every regime, after the sweep's first `at` measurements, and move each
  * ref to the median of its series; false when out of memory for it. */
 bool canary_sample(struct canary *c, size_t at);
 
-/* Whether sample i of regime's series lies outside the band around its ref. */
+/* Whether sample i of regime's series lies outside the band around its ref: the window it
+ * closes ran out of band. */
 bool canary_out(const struct canary *c, enum canary_regime regime, size_t i);
 
 /*
  * The canaries' keys as "<prefix>key=value" lines (prefix "" for the JSON context, "# " for the
  * CSV), in three parts so the CSV can be written as the sweep goes.  Settings, known once the
  * starting samples are taken: canary, canary_kernel, canary_call_bytes, canary_ws_bytes,
- * canary_threads, canary_cpu, canary_period_s, canary_band, canary_start_gbps (DRAM), and
- * <key>_call_bytes, <key>_calls, <key>_start_gbps of each cache regime sampled.
+ * canary_threads, canary_cpu, canary_period_s, canary_tick_s, canary_band, canary_start_gbps
+ * (DRAM), and <key>_call_bytes, <key>_calls, <key>_start_gbps of each cache regime sampled.
  */
 void canary_settings(FILE *out, const char *prefix, const struct canary *c);
 
@@ -97,8 +117,9 @@ void canary_settings(FILE *out, const char *prefix, const struct canary *c);
 void canary_sample_line(FILE *out, const char *prefix, const struct canary *c, size_t i);
 
 /* The summary, known when the sweep ends, each cache regime's then the DRAM canary's last:
- * <key>_series (every sample as t_s:gbps, comma-joined, in time order), <key>_ref_gbps (their
- * median, the band's centre) and <key>_out_samples (how many are outside the band). */
+ * <key>_series (every sample as t_s:gbps, comma-joined, in time order), <key>_passes (each
+ * sample's passes, in the same order), <key>_ref_gbps (their median, the band's centre) and
+ * <key>_out_samples (how many are outside the band). */
 void canary_summary(FILE *out, const char *prefix, const struct canary *c);
 
 void canary_free(struct canary *c);

@@ -384,6 +384,13 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	return rc;
 }
 
+/* Whether measurement k begins a group's turn: the canaries' ticks go there, so a group's
+ * kernels stay back to back. */
+static bool group_starts(const struct run_mem *mem, size_t k)
+{
+	return !k || mem->groups.group[mem->order[k]] != mem->groups.group[mem->order[k - 1]];
+}
+
 /*
  * The sweep proper: round after round, every measurement in the run's order, each row out as
  * soon as it is final (rows.h), the canary sampled when due and once more at the end; with
@@ -414,6 +421,12 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 				/* at one round, slots [0, k) are the points measured so far: final */
 				if (!rows_canary(w, &mem->canary, o->rounds == 1 ? k : 0, false))
 					break;
+			} else if (o->canary && group_starts(mem, k) &&
+				   canary_tick_due(&mem->canary) && !canary_tick(&mem->canary, k)) {
+				fprintf(stderr, "storebench run: out of memory for the canary's passes\n");
+				status = 1;
+				rc = -1;
+				break;
 			}
 			rc = measure_one(env, mem, w, o, k, r, k - first);
 			status |= rc != 0;

@@ -63,23 +63,27 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
 /*
  * The drift canaries' cost around a sweep of sweep_s seconds: their first touch, then one sample
  * at the start, one per canary period of sweep and one at the end, each CANARY_PASSES passes of
- * one thread, the DRAM canary's at the DRAM rate, a cache canary's (CANARY_PASS_BYTES at most)
- * at the L3 rate.  *samples gets their count.
+ * one thread, and a tick of passes every CANARY_TICK_MS of sweep between them, or less often
+ * when a tick lasts longer than 1/CANARY_TICK_SHARE of that; the DRAM canary's at the DRAM rate,
+ * a cache canary's (CANARY_PASS_BYTES at most, after its untimed warming call) at the L3 rate.
+ * *samples gets their count.
  */
 static double canary_seconds(const struct run_opts *o, double sweep_s, size_t *samples)
 {
-	double s = 0;
+	double s = 0, tick = 0;
 
 	*samples = 2 + (size_t)(sweep_s / o->canary_period_s);
 	for (int r = 0; r < CANARY_REGIMES; r++) {
 		double bytes = (double)canary_bytes(o, (enum canary_regime)r);
 		double pass = r == CANARY_DRAM || !bytes ? bytes : bytes < CANARY_PASS_BYTES ?
-				     (double)CANARY_PASS_BYTES : bytes;
+				     (double)CANARY_PASS_BYTES + bytes : 2 * bytes;
+		double pass_s = pass / ((r == CANARY_DRAM ? DRYRUN_GBPS_DRAM : DRYRUN_GBPS_L3) * 1e9);
 
-		s += bytes / (DRYRUN_FAULT_MBPS * 1e6) + (double)*samples * CANARY_PASSES * pass /
-			((r == CANARY_DRAM ? DRYRUN_GBPS_DRAM : DRYRUN_GBPS_L3) * 1e9);
+		s += bytes / (DRYRUN_FAULT_MBPS * 1e6) + (double)*samples * CANARY_PASSES * pass_s;
+		tick += pass_s;
 	}
-	return s;
+	return s + sweep_s * (tick * CANARY_TICK_SHARE > CANARY_TICK_MS / 1e3 ?
+				      1.0 / CANARY_TICK_SHARE : tick * 1e3 / CANARY_TICK_MS);
 }
 
 /* The stated time budget of a preset in minutes (plan_rules.h), 0 when it has none. */
@@ -247,8 +251,9 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 
 		human_bytes(canary_bytes(o, CANARY_DRAM), h1, sizeof h1);
 		fprintf(out, "canary_samples=%zu canary_s=%.1f  # one thread's %s over %s (and the "
-			     "cache regimes' canaries), first touch + %d passes per sample\n", samples,
-			s, CANARY_KERNEL, h1, CANARY_PASSES);
+			     "cache regimes' canaries), first touch + %d passes per sample + one "
+			     "per %d ms\n", samples, s, CANARY_KERNEL, h1, CANARY_PASSES,
+			CANARY_TICK_MS);
 		total += s;
 	}
 	if (o->rounds > 1 && o->budget_s > total) {

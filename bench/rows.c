@@ -181,14 +181,13 @@ bool slots_canary_step(struct canary *c, struct point_slot *slots, size_t npts,
 		fprintf(stderr, "storebench run: out of memory for the canary's series\n");
 		return false;
 	}
-	/* window j holds the measurements between samples j - 1 and j; each point is judged by
-	 * the canary of its own regime */
+	/* window j holds the measurements between samples j - 1 and j, and sample j is the
+	 * median of its passes; each point is judged by the canary of its own regime */
 	for (int r = 0; r < CANARY_REGIMES; r++) {
 		const struct canary_series *s = &c->r[r];
 
 		for (size_t j = again ? 1 : s->n - 1; s->bytes && j < s->n; j++) {
-			bool out = canary_out(c, (enum canary_regime)r, j - 1) ||
-				   canary_out(c, (enum canary_regime)r, j);
+			bool out = canary_out(c, (enum canary_regime)r, j);
 
 			for (size_t k = s->s[j - 1].at; k < s->s[j].at; k++) {
 				seen[order[k]] += regime[order[k]] == r;

@@ -93,9 +93,9 @@ void slots_free(struct point_slot *slots, size_t n);
  * verdict on the measurements of the points in its regime (regime[i], an enum canary_regime:
  * the DRAM canary judges DRAM points, the L2 one the points within a thread's L2 share; an L1
  * store loop does not slow down because memory bandwidth moved).  A measurement ran out of band
- * when a sample either side of it lies outside the band around the median of its canary's
- * series so far; a point is drift when more than half of its measurements did (its median then
- * lies among them).  again:
+ * when the sample that closes its window (the median of the window's passes) lies outside the
+ * band around the median of its canary's series so far; a point is drift when more than half of
+ * its measurements did (its median then lies among them).  again:
  * every window since the first sample is judged anew against today's median (with rounds the
  * rows are written again); otherwise only the newest (at one round the rows before it are
  * written and stay).  false when out of memory for the series.

@@ -36,9 +36,9 @@ PROFILES = {"metal": {"quality_cpu_share_min": "0.9", "quality_cv_max": "0.05",
 PER_RUN = ("utc_time", "utc", "utc_start", "json_file", "csv_file", "command_line", "seed",
            "winners", "crossovers",
            "canary_series", "canary_sample", "canary_start_gbps", "canary_ref_gbps",
-           "canary_out_samples", "tsc_hz", "numa_node_memory_bytes") + tuple(
+           "canary_passes", "canary_out_samples", "tsc_hz", "numa_node_memory_bytes") + tuple(
                "canary_%s_%s" % (regime, k) for regime in ("l2", "llc")
-               for k in ("series", "start_gbps", "ref_gbps", "out_samples"))
+               for k in ("series", "passes", "start_gbps", "ref_gbps", "out_samples"))
 
 
 def _byte(v):
