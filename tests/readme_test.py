@@ -30,7 +30,7 @@ RUNS = os.path.join(ROOT, "results", "turin-vm")
 
 
 def runs(*stamps):
-    return [reader.load(os.path.join(RUNS, "20261202T%sZ.csv" % s)) for s in stamps]
+    return [reader.load(os.path.join(RUNS, "20261203T%sZ.csv" % s)) for s in stamps]
 
 
 def group(r):
@@ -93,31 +93,78 @@ def night(name):
     return (int(m.group(2)), int(m.group(3) or 0)) if m else (None, None)
 
 
+QUICK = ("064357", "064511", "064625")
+SIX = ("064739", "064854", "065010")
+
+
 def table_rows():
-    quick = runs("221036", "221151", "221306")
-    six = runs("221434", "221549", "221653")
+    quick, six = runs(*QUICK), runs(*SIX)
     out = []
     for rs, label in ((quick, "quick"), (six, "6-kernel")):
         cell, contra = pairs_cell(rs)
         check(contra == 0, f"{label}: {contra} contradictions between the cited runs")
-        out.append("| %s | **0** | %s | %s |" % (cell, answers_cell(rs), coverage_cell(rs)))
-    f = flagged(quick)
-    out.append("| %.0f %%, %.0f %%, %.1f %% (`drift` only) |" % tuple(f))
-    f = flagged(six)
-    out.append("| %.1f %% (`drift`), %.0f %%, %.0f %% |" % tuple(f))
+        out.append("| %s | **0** | %s | %s | %s |" % (
+            cell, answers_cell(rs), coverage_cell(rs),
+            ", ".join("%.0f %%" % f for f in flagged(rs))))
     return out
 
 
-def canary_sentence():
-    rs = runs("224451", "224606", "224720")
-    f = flagged(rs)
-    cell, contra = pairs_cell(rs)
-    check(contra == 0, f"regime canaries: {contra} contradictions between the cited runs")
-    l3 = all("drift" == r["quality"] for x in rs for r in x.rows if r["quality"] != "ok")
-    check(l3, "the regime-canary runs flag drift only")
-    return ["%.0f %%, %.0f %% and %.0f %% of points flagged" % tuple(f),
-            "0 contradictions over %s pairs decided in two runs; intervals held another run's "
-            "median at\n%s." % (cell.split("(")[1].rstrip(")"), coverage_cell(rs))]
+def regime(run, r):
+    """'L2', 'LLC' or 'DRAM': the canary that judged row r (a thread's working set against
+    twice its canaries' calls, half an L2 and half an LLC)."""
+    ws = int(r["ws_bytes"]) // int(r["threads"])
+    return ("L2" if ws <= 2 * int(run.meta["canary_l2_call_bytes"]) else
+            "LLC" if ws <= 2 * int(run.meta["canary_llc_call_bytes"]) else "DRAM")
+
+
+def shift(a, b):
+    """Per regime and thread count, the median over points of run b's median / run a's."""
+    med = {(r["kernel"],) + group(r): float(r["gbps_median"]) for r in a.rows}
+    out = {}
+    for r in b.rows:
+        out.setdefault((regime(b, r), r["threads"]), []).append(
+            float(r["gbps_median"]) / med[(r["kernel"],) + group(r)])
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
+def leaders(run):
+    """{call bytes: (leader, lead over the runner-up)} of the groups whose leader is decided."""
+    out = {}
+    for e in run.meta["winners"].split(","):
+        f = e.split()
+        if len(f) >= 4 and f[2] == "decided":
+            out[int(f[0].split("/")[0].split(":")[1])] = (f[1], float(f[3]))
+    return out
+
+
+def answer_sentences():
+    quick, six = runs(*QUICK), runs(*SIX)
+    lead = [leaders(r) for r in six]
+    names = {k for d in lead for k, _ in d.values()}
+    l1 = [8192, 16384, 32768]
+    check(names == {"avx512_t_u2"}, f"6-kernel decided leaders {names}")
+    check(all(set(l1) <= set(d) for d in lead), f"6-kernel: L1d decided in every run: {lead}")
+    rest = [sorted(s for s in d if s not in l1) for d in lead]
+    check(all(65536 <= s <= 524288 for x in rest for s in x) and sum(map(bool, rest)) == 2,
+          f"6-kernel: some of 64-512 KiB decided in two runs: {rest}")
+    check(all(max(d) <= 524288 for d in lead), "6-kernel: nothing decided from 1 MiB up")
+    gains = [100 * (d[s][1] - 1) for d in lead for s in l1]
+    first = [shift(quick[0], b) for b in quick[1:]]
+    moved = [v for d in first for v in d.values()]
+    check(all(v < 1 for v in moved), f"quick: the first run faster in every regime: {first}")
+    dram = [shift(a, b)[("DRAM", "1")] for a, b in itertools.combinations(six, 2)]
+    width = [100 * (float(r["gbps_ci_high"]) - float(r["gbps_ci_low"])) / float(r["gbps_median"])
+             for x in six for r in x.rows if regime(x, r) == "DRAM"]
+    samples = [int(r["samples"]) for x in six for r in x.rows if regime(x, r) == "DRAM"]
+    # the first and last windows are shorter: the starting sample's own and the sweep's tail
+    passes = [int(n) for x in quick + six for n in x.meta["canary_l2_passes"].split(",")[1:-1]]
+    return ["%s %% over the runner-up" % span(gains, "%.0f"),
+            "(their medians %s of its own, regime by regime)" % span(moved, "%.2f"),
+            "DRAM points moved %s %% from run to run" % span([100 * abs(v - 1) for v in dram],
+                                                            "%.0f"),
+            "DRAM intervals rest on\n%s rounds, %.0f %% wide" % (span(samples, "%d"),
+                                                                statistics.median(width)),
+            "took %s passes per window" % span(passes, "%d")]
 
 
 def nights_sentence():
@@ -192,7 +239,7 @@ def main():
         ci = f.read()
     embedded_plots(readme)
     for text, page, name in ([(t, readme, "README.md") for t in
-                              table_rows() + canary_sentence() + result_section()] +
+                              table_rows() + answer_sentences() + result_section()] +
                              [(t, ci, "docs/ci.md") for t in nights_sentence()]):
         check(text in page, f"{name} does not say what its cited runs give: {text!r}")
     return check.finish("readme figures")
