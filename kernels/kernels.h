@@ -1,7 +1,7 @@
 /*
  * kernels.h — the store-kernel contract and the kernel table, expanded from kernels.def.
  * Plain C, no ISA flags: safe to include anywhere.  The harness only ever calls kernels
- * through kernel_table after cpu_kernel_unavailable() said the CPU can run them.
+ * through kernel_table after cpu_isa_unavailable() said the CPU can run them.
  */
 #ifndef STOREBENCH_KERNELS_H
 #define STOREBENCH_KERNELS_H
@@ -9,23 +9,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "isa.h"
+
 /*
  * The contract, identical for every kernel: memset-shaped, any n (0 included), any alignment of
  * dst.  Afterwards bytes [dst, dst+n) equal (unsigned char)c and no other byte was touched.
  * nt and flush kernels execute sfence before returning: the fence is part of the measured cost.
  */
 typedef void *(*store_fn)(void *dst, int c, size_t n);
-
-/* ISA bits a kernel needs; cpu_detect() reports the ones this CPU and OS can run. */
-enum isa_bit {
-	ISA_SSE2       = 1u << 0,
-	ISA_AVX2       = 1u << 1, /* CPUID AVX2 and XCR0 saves XMM+YMM */
-	ISA_AVX512F    = 1u << 2, /* CPUID AVX512F and XCR0 saves opmask+ZMM */
-	ISA_CLFLUSHOPT = 1u << 3,
-	ISA_CLWB       = 1u << 4,
-	ISA_CLZERO     = 1u << 5, /* AMD: CPUID 0x80000008 EBX[0] */
-	ISA_MOVDIR64B  = 1u << 6, /* Intel: CPUID 7.0 ECX[28] */
-};
 
 enum kernel_kind {
 	KIND_libc,  /* the system libc's memset */

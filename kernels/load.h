@@ -47,7 +47,7 @@ extern const size_t load_count;
 /* The row whose name (with or without the "load_" prefix) is name, or NULL. */
 const struct load_kernel *load_kernel_find(const char *name);
 
-/* NULL when lk can run here, else the reason (same wording as cpu_kernel_unavailable). */
+/* NULL when lk can run here, else the reason (same wording as cpu_isa_unavailable). */
 const char *load_kernel_unavailable(const struct load_kernel *lk, const struct cpu_info *info);
 
 /* The widest load kernel this CPU can run; never NULL on x86-64 (SSE2 is baseline). */

@@ -30,9 +30,7 @@ const struct load_kernel *load_kernel_find(const char *name)
 /* cpu.c owns the wording of "why not here"; it only looks at the ISA bits of what it is given. */
 const char *load_kernel_unavailable(const struct load_kernel *lk, const struct cpu_info *info)
 {
-	const struct kernel probe = { .name = lk->name, .isa = lk->isa };
-
-	return cpu_kernel_unavailable(&probe, info);
+	return cpu_isa_unavailable(lk->isa, info);
 }
 
 const struct load_kernel *load_kernel_best(const struct cpu_info *info)

@@ -124,18 +124,18 @@ static void test_replay_errors(void)
 
 static void test_reasons(void)
 {
-	struct kernel k = { .name = "x", .isa = ISA_AVX2 | ISA_CLWB };
+	unsigned needs = ISA_AVX2 | ISA_CLWB;
 	struct cpu_info cpu = { .isa = ISA_SSE2 | ISA_AVX2 | ISA_CLWB };
 	const char *r;
 
 	cpu.isa_cpu = cpu.isa;
-	CHECK(cpu_kernel_unavailable(&k, &cpu) == NULL, "available kernel reported unavailable");
+	CHECK(cpu_isa_unavailable(needs, &cpu) == NULL, "available kernel reported unavailable");
 	cpu.isa = cpu.isa_cpu = ISA_SSE2 | ISA_AVX2;
-	r = cpu_kernel_unavailable(&k, &cpu);
+	r = cpu_isa_unavailable(needs, &cpu);
 	CHECK(r && !strcmp(r, "needs clwb: CPU lacks it"), "reason %s", r ? r : "(null)");
-	k.isa = ISA_AVX512F;
+	needs = ISA_AVX512F;
 	cpu.isa_cpu |= ISA_AVX512F;
-	r = cpu_kernel_unavailable(&k, &cpu);
+	r = cpu_isa_unavailable(needs, &cpu);
 	CHECK(r && strstr(r, "needs avx512f: OS does not save"), "reason %s", r ? r : "(null)");
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# csv_schema_test.py — results/README.md's column table must list exactly bench/csv_columns.def's
+# csv_schema_test.py — results/README.md's column table must list exactly bench/output/csv_columns.def's
 # columns, in order, each with a unit and a meaning: the documented schema cannot drift from code.
 # Usage: csv_schema_test.py <csv_columns.def> <results/README.md>
 import re

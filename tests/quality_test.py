@@ -57,7 +57,7 @@ from testlib import Checker
 STOREBENCH, MODE = os.path.abspath(sys.argv[1]), sys.argv[2]
 REASONS = ["shared_cpu", "cv", "short_batch", "skew", "drift", "outlier"]
 # memset runs everywhere; L1/L2 sizes keep each point to a fraction of a second
-MIN_SAMPLES = 6  # bench/median_ci.h: from here a row has an interval and no cv or outlier flag
+MIN_SAMPLES = 6  # bench/measure/median_ci.h: from here a row has an interval and no cv or outlier flag
 BASE = ["--kernels", "memset", "--min-time", "0.02", "--repetitions", "5"]
 check = Checker()
 
@@ -148,7 +148,7 @@ def consistent(name, meta, rows, share):
         else:
             agree("shared_cpu", r["cpu_share_min"], lim["cpu_share_min"], True, 0.0006)
         if rounds > 1 and int(r["samples"] or 0) >= MIN_SAMPLES:
-            # the interval over the rounds carries the spread (bench/measure.h)
+            # the interval over the rounds carries the spread (bench/measure/measure.h)
             check("cv" not in got and "outlier" not in got,
                   f"{name}: cv or outlier flagged over {r['samples']} round samples")
         else:

@@ -1,7 +1,8 @@
 /*
- * test_compare.c — comparison groups (bench/groups.c), the rounds' paired order (bench/rounds.c),
- * and the one rule of the answer (bench/compare.c, bench/winners.c): ranks, paired ratios, their
- * intervals and verdicts, and the winners and crossovers they print, on constructed samples.
+ * test_compare.c — comparison groups (bench/sweep/groups.c), the rounds' paired order
+ * (bench/sweep/rounds.c), and the one rule of the answer (bench/measure/compare.c,
+ * bench/output/winners.c): ranks, paired ratios, their intervals and verdicts, and the winners
+ * and crossovers they print, on constructed samples.
  * Plain C, no ISA.
  */
 #include <math.h>

@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 	needs = *row;
 	needs.isa &= ~(unsigned)LINE_KINDS_REPLACED_ISA;
 	cpu_detect(&info);
-	why = cpu_kernel_unavailable(&needs, &info);
+	why = cpu_isa_unavailable(needs.isa, &info);
 	if (why) {
 		printf("SKIP %s: %s\n", row->name, why);
 		return SKIP_STATUS;

@@ -1,6 +1,6 @@
 /*
- * test_median_ci.c — the order-statistic interval of a median (bench/median_ci.c): the ranks
- * the binomial tail gives, written down from its table, and the values they pick.
+ * test_median_ci.c — the order-statistic interval of a median (bench/measure/median_ci.c): the
+ * ranks the binomial tail gives, written down from its table, and the values they pick.
  * Plain C, no ISA.
  */
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
- * test_options.c — the one options table (bench/options.def) and what it generates: the parser
- * (--opt=value and --opt value, last wins, unknown or valueless options refused), the preset
+ * test_options.c — the one options table (bench/config/options.def) and what it generates: the
+ * parser (--opt=value and --opt value, last wins, unknown or valueless options refused), the preset
  * cascade (command line over preset over default), the help and `list --presets --tsv`.  Plain C.
  */
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /*
- * test_rw.c — the rw-mix rules of bench/rw.c: parsing, exact messages, byte accounting, split.
+ * test_rw.c — the rw-mix rules of bench/measure/rw.c: parsing, exact messages, byte accounting,
+ * split.
  * No ISA: pure arithmetic, no kernel is called.
  * Why: every read/write number storebench reports rests on these plans being exactly what --rw says.
  */

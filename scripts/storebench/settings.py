@@ -16,14 +16,14 @@ A CSV written before a key existed simply lacks it: absent settings are left out
 
 __all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note", "unusual"]
 
-# The presets' values of the settings above that a preset sets (bench/options.def; a test holds
+# The presets' values of the settings above that a preset sets (bench/config/options.def; a test holds
 # this table to `storebench list --presets`).
 PRESETS = {"quick": {"repetitions": "6", "min_time_s": "0.001", "rounds": "6", "budget_s": "75"},
            "nightly": {"repetitions": "12", "min_time_s": "0.015", "rounds": "12",
                        "budget_s": "0"},
            "full": {"repetitions": "5", "min_time_s": "0.05", "rounds": "1", "budget_s": "0"},
            "memtouch": {"repetitions": "3", "min_time_s": "0.3", "rounds": "1", "budget_s": "0"}}
-# The quality limits of each --profile (bench/quality.h), those that differ between profiles.
+# The quality limits of each --profile (bench/measure/quality.h), those that differ between profiles.
 PROFILES = {"metal": {"quality_cpu_share_min": "0.9", "quality_cv_max": "0.05",
                       "quality_drift_band": "0.05"},
             "vm": {"quality_cpu_share_min": "0.8", "quality_cv_max": "0.1",
@@ -119,7 +119,7 @@ SETTINGS = (
     Setting("placement", "placement", "compact"),
     Setting("membind", "membind", "local"),
     Setting("glibc_tunables", "GLIBC_TUNABLES", "", show=lambda v: v or "unset", options=()),
-    # a preset's rounds and budget go with its repetitions (bench/options.h: options_resolve)
+    # a preset's rounds and budget go with its repetitions (bench/config/options.h: options_resolve)
     Setting("rounds", "rounds", _preset("rounds"), follows="repetitions"),
     Setting("budget_s", "budget", _preset("budget_s"), show=lambda v: v + " s", always=False,
             follows="repetitions"),

@@ -45,7 +45,7 @@ MIN_REPETITIONS = 9
 # Threshold sets: metal for a dedicated machine, vm for a guest or a shared runner (its vCPUs
 # lose time to the host and its memory bandwidth moves with its neighbours).  threshold and
 # noisy_max are percent, cv_max and cpu_share_min ratios as storebench run takes them and its
-# own defaults per profile (bench/quality.h), used by the gate only where a run carries no
+# own defaults per profile (bench/measure/quality.h), used by the gate only where a run carries no
 # quality column.
 PROFILES = {
     "metal": dict(threshold=5.0, alpha=0.05, cv_max=0.05, cpu_share_min=0.9, noisy_max=50.0),

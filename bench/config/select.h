@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "cpu.h"
+#include "kernels.h"
 
 struct selection {
 	size_t n;                       /* kernels selected, in kernels.def order */

@@ -1,7 +1,7 @@
 /*
  * main.c — storebench entry point: picks the subcommand (list, info, run, help, --version).
  * Plain C, no ISA flags.  No subcommand means `run` with its default (quick) preset, so the bare
- * command does the product's main job.  The command list is bench/commands.def.
+ * command does the product's main job.  The command list is bench/cli/commands.def.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /*
- * cpu.h — what this CPU is and which kernels it can run.
+ * cpu.h — what this CPU is and which ISA extensions (so which kernels) it can run.
  * Plain C.  Raw CPUID comes from libcpuid (this CPU, or a replayed dump) and is decoded here, since
- * libcpuid 0.6.2 lacks several bits we need; caches here are CPUID's, bench/topology.c adds sharing.
+ * libcpuid 0.6.2 lacks several bits we need; caches here are CPUID's, bench/machine/topology.c
+ * adds sharing.
  */
 #ifndef STOREBENCH_CPU_H
 #define STOREBENCH_CPU_H
@@ -9,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernels.h"
+#include "isa.h"
 
 #define CPU_MAX_CACHES 8
 
@@ -37,7 +38,7 @@ struct cpu_info {
 	bool invariant_tsc;       /* CPUID 0x80000007 EDX[8] */
 	bool hypervisor;          /* CPUID 1 ECX[31]: numbers are from a guest */
 	unsigned online_cpus;     /* logical CPUs online, 0 when unknown (a replayed CPUID dump) */
-	unsigned threads_per_core; /* SMT width, 0 until a topology is known (bench/machine.c) */
+	unsigned threads_per_core; /* SMT width, 0 until a topology is known (bench/machine/machine.c) */
 	unsigned numa_nodes;      /* NUMA nodes with or without CPUs, 0 until a topology is known */
 	unsigned packages, cores; /* sockets and cores, 0 until a topology is known */
 	const char *cache_source; /* where caches[] came from: "sysfs", "cpuid" or "xml" */
@@ -59,8 +60,9 @@ int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen
 /* Codename from our family/model table ("unknown" when absent); libcpuid 0.6.2 lacks recent parts. */
 const char *cpu_codename(const char *vendor, unsigned family, unsigned model, unsigned stepping);
 
-/* NULL when k can run here, else a fixed reason string ("needs avx512f: CPU lacks it", ...). */
-const char *cpu_kernel_unavailable(const struct kernel *k, const struct cpu_info *info);
+/* NULL when the ISA bits isa (a kernel's) can run here, else a fixed reason string ("needs
+ * avx512f: CPU lacks it", ...). */
+const char *cpu_isa_unavailable(unsigned isa, const struct cpu_info *info);
 
 /* Size of the last-level data/unified cache instance, 0 when unknown. */
 size_t cpu_llc_bytes(const struct cpu_info *info);

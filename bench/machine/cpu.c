@@ -273,9 +273,9 @@ void cpu_isa_names(unsigned mask, char *buf, size_t len)
 			used += snprintf(buf + used, len - used, "%s%s", used ? " " : "", isa_desc[i].name);
 }
 
-const char *cpu_kernel_unavailable(const struct kernel *k, const struct cpu_info *info)
+const char *cpu_isa_unavailable(unsigned isa, const struct cpu_info *info)
 {
-	unsigned missing = k->isa & ~info->isa;
+	unsigned missing = isa & ~info->isa;
 
 	for (unsigned i = 0; i < sizeof isa_desc / sizeof isa_desc[0]; i++)
 		if (missing & (1u << i))
