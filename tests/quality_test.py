@@ -57,7 +57,7 @@ from testlib import Checker
 STOREBENCH, MODE = os.path.abspath(sys.argv[1]), sys.argv[2]
 REASONS = ["shared_cpu", "cv", "short_batch", "skew", "drift", "outlier"]
 # memset runs everywhere; L1/L2 sizes keep each point to a fraction of a second
-MIN_SAMPLES = 6  # bench/measure/median_ci.h: from here a row has an interval and no cv or outlier flag
+MIN_SAMPLES = 6  # bench/stats/stats.h: from here a row has an interval and no cv or outlier flag
 BASE = ["--kernels", "memset", "--min-time", "0.02", "--repetitions", "5"]
 check = Checker()
 

@@ -5,17 +5,10 @@
  */
 #include "tsc.h"
 
-#include <stdlib.h>
+#include "stats.h"
 
 #define WINDOWS 5
 #define WINDOW_NS 20000000ull
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 double tsc_calibrate(void)
 {
@@ -31,6 +24,5 @@ double tsc_calibrate(void)
 		t1 = mono_ns();
 		hz[i] = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
 	}
-	qsort(hz, WINDOWS, sizeof hz[0], cmp_double);
-	return hz[WINDOWS / 2];
+	return stats_median(hz, WINDOWS);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernels.h"
-#include "median_ci.h"
+#include "stats.h"
 #include "tsc.h"
 
 static const char *const regime_key[CANARY_REGIMES] = {
@@ -158,13 +158,13 @@ static bool close_window(const struct canary *c, struct canary_series *s, size_t
 	s->s[s->n++] = (struct canary_sample){
 		.t_s = (double)(mono_ns() - c->t0_ns) / 1e9,
 		.passes = (unsigned)s->npass,
-		.gbps = median_sorted_in_place(s->pass, s->npass),
+		.gbps = stats_median(s->pass, s->npass),
 		.at = at,
 	};
 	s->npass = 0;
 	for (size_t i = 0; i < s->n; i++)
 		g[i] = s->s[i].gbps;
-	s->ref = median_sorted_in_place(g, s->n);
+	s->ref = stats_median(g, s->n);
 	free(g);
 	return true;
 }

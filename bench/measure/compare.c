@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "measure.h"
-#include "median_ci.h"
+#include "stats.h"
 
 const char *const verdict_name[] = {
 	[VERDICT_NONE] = "", [VERDICT_DECIDED] = "decided", [VERDICT_TIE] = "tie",
@@ -77,7 +77,7 @@ static struct pair pair_of(const struct point_history *a, const struct point_his
 		p.verdict = VERDICT_UNDECIDED;
 		return p;
 	}
-	median_ci(tmp, (size_t)n, MEDIAN_CI_LEVEL, &p.ratio, &p.lo, &p.hi);
+	stats_median_ci(tmp, (size_t)n, MEDIAN_CI_LEVEL, &p.ratio, &p.lo, &p.hi);
 	p.verdict = compare_verdict(p.lo, p.hi, band);
 	return p;
 }
@@ -127,7 +127,7 @@ static double median_of(const struct point_history *h, double *tmp)
 {
 	int n = point_history_samples(h, MEASURE_COUNTER_GBPS, tmp);
 
-	return n ? median_sorted_in_place(tmp, (size_t)n) : NAN;
+	return n ? stats_median(tmp, (size_t)n) : NAN;
 }
 
 static enum verdict answer_of(const struct compare *c, size_t leader, size_t ranked)

@@ -30,7 +30,7 @@ struct pair {
 	size_t other;         /* the other point, an index into the sweep */
 	int n;                /* rounds paired */
 	double ratio;         /* median over those rounds of this point's GB/s / the other's */
-	double lo, hi;        /* its interval (median_ci.h); NAN when n is too small for one */
+	double lo, hi;        /* its interval (stats.h); NAN when n is too small for one */
 	enum verdict verdict; /* by the rule above */
 };
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "gbench_shim.h"
-#include "median_ci.h"
+#include "stats.h"
 #include "quality.h"
 #include "rounds.h"
 
@@ -157,8 +157,8 @@ static size_t end(void *ctx, struct gbs_counter *out)
 	if (!rs->iters || !rs->ns)
 		return 0;
 	if (grow(&rs->run_batch_ns, &rs->run_skew, rs->nrun, &rs->run_cap)) {
-		rs->run_batch_ns[rs->nrun] = quality_median(rs->batch_ns, rs->nbatch);
-		rs->run_skew[rs->nrun++] = quality_median(rs->skew, rs->nbatch);
+		rs->run_batch_ns[rs->nrun] = rs->nbatch ? stats_median(rs->batch_ns, rs->nbatch) : 0;
+		rs->run_skew[rs->nrun++] = rs->nbatch ? stats_median(rs->skew, rs->nbatch) : 0;
 	} else {
 		rs->oom = true;
 	}
@@ -360,20 +360,15 @@ static int prepare(const struct measure_env *env, const struct point *p,
 	return 0;
 }
 
+/* The median of runs (odd, at most 16) timed batches of passes, in ns. */
 static uint64_t median_ns(struct pool *pool, const struct pool_task *task, uint64_t passes,
 			  int runs)
 {
-	uint64_t v[16];
+	double v[16];
 
-	for (int i = 0; i < runs; i++) {
-		uint64_t x = pool_batch(pool, task, passes).ns;
-		int j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	return v[runs / 2];
+	for (int i = 0; i < runs; i++)
+		v[i] = (double)pool_batch(pool, task, passes).ns;
+	return (uint64_t)stats_median(v, (size_t)runs);
 }
 
 /*
@@ -491,7 +486,7 @@ static void interval_columns(const struct point_history *h, struct csv_row *row)
 		return;
 	n = point_history_samples(h, C_GBPS, x);
 	csv_set(row, COL_samples, "%d", n);
-	if (median_ci(x, (size_t)n, MEDIAN_CI_LEVEL, &median, &lo, &hi)) {
+	if (stats_median_ci(x, (size_t)n, MEDIAN_CI_LEVEL, &median, &lo, &hi)) {
 		csv_set(row, COL_gbps_ci_low, "%.6g", lo);
 		csv_set(row, COL_gbps_ci_high, "%.6g", hi);
 	}
@@ -558,8 +553,8 @@ static void point_medians(struct run_state *rs)
 	rs->have_batch = reps && !rs->oom;
 	if (!rs->have_batch)
 		return;
-	rs->batch_ns_median = quality_median(rs->run_batch_ns + first, reps);
-	rs->skew_median = quality_median(rs->run_skew + first, reps);
+	rs->batch_ns_median = stats_median(rs->run_batch_ns + first, reps);
+	rs->skew_median = stats_median(rs->run_skew + first, reps);
 }
 
 /*

@@ -8,15 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64: tiny, seedable, good enough to scatter offsets. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+#include "prng.h"
 
 static bool single_op(struct plan *p, uint64_t call, uint64_t count)
 {
@@ -48,14 +40,14 @@ static bool random_offsets(struct plan *p, uint64_t call, uint64_t ws, uint64_t 
 		for (uint64_t i = 0; i < n; i++)
 			p->offsets[i] = i * call;
 		for (uint64_t i = n - 1; i > 0; i--) {
-			uint64_t j = next_random(&seed) % (i + 1), t = p->offsets[i];
+			uint64_t j = prng_next(&seed) % (i + 1), t = p->offsets[i];
 
 			p->offsets[i] = p->offsets[j];
 			p->offsets[j] = t;
 		}
 	} else {
 		for (uint64_t i = 0; i < n; i++)
-			p->offsets[i] = next_random(&seed) % slots * granule;
+			p->offsets[i] = prng_next(&seed) % slots * granule;
 	}
 	p->noffsets = n;
 	p->region_bytes = ws;

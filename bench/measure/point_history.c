@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "median_ci.h"
+#include "stats.h"
 
 struct point_history *point_history_new(int width)
 {
@@ -90,7 +90,7 @@ bool point_history_end_round(struct point_history *h, int k, int first, int roun
 		if (!isnan(point_history_value(h, i, k)))
 			tmp[n++] = point_history_value(h, i, k);
 	if (n) {
-		h->sample[h->nsample] = median_sorted_in_place(tmp, (size_t)n);
+		h->sample[h->nsample] = stats_median(tmp, (size_t)n);
 		h->sample_skew[h->nsample] = skew;
 		h->sample_round[h->nsample++] = round;
 	}
@@ -110,7 +110,7 @@ double point_history_skew(const struct point_history *h, bool median)
 		if (!isnan(h->sample_skew[i]))
 			tmp[n++] = h->sample_skew[i];
 	if (n)
-		m = median ? median_sorted_in_place(tmp, n) : tmp[0];
+		m = median ? stats_median(tmp, n) : tmp[0];
 	for (size_t i = 1; !median && i < n; i++)
 		m = tmp[i] > m ? tmp[i] : m;
 	free(tmp);
@@ -142,7 +142,7 @@ bool point_history_stat(const struct point_history *h, int k, double *tmp, struc
 			tmp[n++] = point_history_value(h, i, k);
 	if (!n)
 		return false;
-	s->median = median_sorted_in_place(tmp, (size_t)n);
+	s->median = stats_median(tmp, (size_t)n);
 	for (int i = 0; i < n; i++)
 		sum += tmp[i];
 	s->mean = sum / n;

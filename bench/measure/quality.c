@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
+
 static const char *const reason_name[QUALITY_REASONS] = {
 	"shared_cpu", "cv", "short_batch", "skew", "drift", "outlier",
 };
@@ -53,21 +55,6 @@ void quality_metadata(FILE *out, const char *prefix, const struct quality_limits
 	fprintf(out, "%squality_drift_band=%g\n", prefix, l->drift_band);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double quality_median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 bool quality_outlier(const double *v, size_t n, const struct quality_limits *l)
 {
 	double *dev = malloc(n * sizeof *dev), med, mad;
@@ -78,10 +65,10 @@ bool quality_outlier(const double *v, size_t n, const struct quality_limits *l)
 		return false;
 	}
 	memcpy(dev, v, n * sizeof *dev);
-	med = quality_median(dev, n);
+	med = stats_median(dev, n);
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(v[i] - med);
-	mad = quality_median(dev, n);
+	mad = stats_median(dev, n);
 	for (size_t i = 0; i < n; i++) {
 		double d = fabs(v[i] - med);
 

@@ -71,7 +71,4 @@ void quality_metadata(FILE *out, const char *prefix, const struct quality_limits
  */
 bool quality_outlier(const double *v, size_t n, const struct quality_limits *l);
 
-/* The median of n values (sorted in place); 0 when n is 0. */
-double quality_median(double *v, size_t n);
-
 #endif

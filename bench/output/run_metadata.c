@@ -12,7 +12,7 @@
 #include "gbflags.h"
 #include "metadata.h"
 #include "quality.h"
-#include "median_ci.h"
+#include "stats.h"
 #include "rounds.h"
 
 static void join_args(int argc, char **argv, char *buf, size_t len)

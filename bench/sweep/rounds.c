@@ -1,8 +1,7 @@
 /*
  * rounds.c — seeded shuffles of groups and of their kernels for --rounds, and the repetitions
  * each round runs.
- * Plain C.  splitmix64 and a rejection draw: tiny, exactly reproducible on every libc (rand()
- * is not), and without the modulo bias a plain x % n would give.
+ * Plain C.  The draws are prng.h's: the same seed gives the same order on every machine.
  */
 #include "rounds.h"
 
@@ -10,31 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n > 0. */
-static uint64_t below(uint64_t *state, uint64_t n)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
-
-	do
-		x = splitmix64(state);
-	while (x >= limit);
-	return x % n;
-}
+#include "prng.h"
 
 /* Fisher-Yates over a[0..n). */
 static void shuffle(size_t *a, size_t n, uint64_t *state)
 {
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)below(state, i), t = a[i - 1];
+		size_t j = (size_t)prng_below(state, i), t = a[i - 1];
 
 		a[i - 1] = a[j];
 		a[j] = t;

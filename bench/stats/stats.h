@@ -1,11 +1,12 @@
 /*
- * median_ci.h — a distribution-free confidence interval of a median, from order statistics.
+ * stats.h — the statistics every stage shares: the median, its distribution-free confidence
+ * interval from order statistics, and the comparison qsort sorts doubles with.
  * Plain C.  Round samples on a shared guest are neither normal nor independent of the host's
  * speed states, so no variance formula is trusted: the interval is the pair of order statistics
  * that the binomial distribution of "samples below the median" says bracket it (Hahn & Meeker).
  */
-#ifndef STOREBENCH_MEDIAN_CI_H
-#define STOREBENCH_MEDIAN_CI_H
+#ifndef STOREBENCH_STATS_H
+#define STOREBENCH_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,15 +25,19 @@
  * at least level: the widest-inside pair x[k-1], x[n-k] with 1 - 2 P(Binomial(n, 1/2) < k) >=
  * level.  false when no pair covers that much (n below MEDIAN_CI_MIN_SAMPLES at 95 %).
  */
-bool median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi);
+bool stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi);
 
-/* The median of n values (the mean of the middle two for an even n); sorts x in place. */
-double median_sorted_in_place(double *x, size_t n);
+/* qsort's comparison of two doubles, ascending. */
+int stats_cmp_double(const void *a, const void *b);
+
+/* The median of n values (the mean of the middle two for an even n; NAN when n is 0); sorts x
+ * in place. */
+double stats_median(double *x, size_t n);
 
 /*
  * The median of x[0..n) and its interval at level; sorts x in place.  false (median still set
  * when n > 0) when n is too small for the level.
  */
-bool median_ci(double *x, size_t n, double level, double *median, double *lo, double *hi);
+bool stats_median_ci(double *x, size_t n, double level, double *median, double *lo, double *hi);
 
 #endif

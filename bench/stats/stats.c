@@ -1,13 +1,13 @@
 /*
- * median_ci.c — the order-statistic interval of a median.
+ * stats.c — the median, its order-statistic interval, the comparison of doubles.
  * Plain C.  The binomial tail is summed in logarithms, so a thousand rounds do not underflow.
  */
-#include "median_ci.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-static int cmp_double(const void *a, const void *b)
+int stats_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -25,7 +25,7 @@ static double binom_half_cdf(size_t n, size_t j)
 	return sum;
 }
 
-bool median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi)
+bool stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi)
 {
 	size_t k = 0;
 
@@ -39,20 +39,20 @@ bool median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi)
 	return true;
 }
 
-double median_sorted_in_place(double *x, size_t n)
+double stats_median(double *x, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(x, n, sizeof *x, cmp_double);
+	qsort(x, n, sizeof *x, stats_cmp_double);
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-bool median_ci(double *x, size_t n, double level, double *median, double *lo, double *hi)
+bool stats_median_ci(double *x, size_t n, double level, double *median, double *lo, double *hi)
 {
 	size_t a, b;
 
-	*median = median_sorted_in_place(x, n);
-	if (!median_ci_ranks(n, level, &a, &b))
+	*median = stats_median(x, n);
+	if (!stats_median_ci_ranks(n, level, &a, &b))
 		return false;
 	*lo = x[a];
 	*hi = x[b];
