@@ -23,8 +23,11 @@ def out(*args):
 
 
 def run_options():
-    """--name of every option `storebench run --help` lists (each starts a line)."""
-    return re.findall(r"^  --([a-z][a-z-]*)(?=\s)", out("run", "--help"), re.M)
+    """--name of every option `storebench run --help` lists (each starts a line, then its
+    placeholder, if any, then two spaces or the line's end: a section's prose may
+    also wrap to a line that starts with an option's name)."""
+    return re.findall(r"^  --([a-z][a-z-]*)(?: [A-Za-z0-9_|.,]*)?(?=  |\n)",
+                      out("run", "--help"), re.M)
 
 
 def command_options(cmd):

@@ -55,7 +55,6 @@ import time
 from testlib import Checker
 
 STOREBENCH, MODE = os.path.abspath(sys.argv[1]), sys.argv[2]
-REASONS = ["shared_cpu", "cv", "short_batch", "skew", "drift", "outlier"]
 # memset runs everywhere; L1/L2 sizes keep each point to a fraction of a second
 MIN_SAMPLES = 6  # bench/stats/stats.h: from here a row has an interval and no cv or outlier flag
 BASE = ["--kernels", "memset", "--min-time", "0.02", "--repetitions", "5"]
@@ -118,10 +117,14 @@ def consistent(name, meta, rows, share):
               "drift_band"):
         check(k in lim, f"{name}: metadata quality_{k} missing")
     check(lim.get("profile") in ("metal", "vm"), f"{name}: quality_profile {lim.get('profile')}")
+    # the binary names its reasons, in the column's order, and what each means
+    reasons = lim.get("reasons", "").split(",")
+    check(len(reasons) >= 6 and all(lim.get("why_" + x) for x in reasons),
+          f"{name}: quality_reasons {lim.get('reasons')!r}, each with its quality_why_<name>")
     for r in rows:
         q = r["quality"]
         got = [] if q == "ok" else q.split(";")
-        check(got and got == [x for x in REASONS if x in got] or q == "ok",
+        check(got and got == [x for x in reasons if x in got] or q == "ok",
               f"{name}: quality '{q}' is not ok nor reasons in order")
         check(r["remeasured"] in ("0", "1") and int(r["rounds"]) >= 1,
               f"{name}: remeasured {r['remeasured']}, rounds {r['rounds']}")

@@ -336,7 +336,14 @@ def part_classes(tmp):
     starred = [l for l in r.stdout.splitlines() if "*" in l and not l.startswith("*")]
     check(len(starred) == 1 and starred[0].startswith("memset"), "want one starred memset row: %s"
           % starred)
-    check("cv (" in r.stdout, "the note does not name the cv reason")
+    check("flagged by storebench's quality check: cv;" in r.stdout,
+          "the note does not name the cv reason")
+    # a run that names its reasons: the note says what the CSV says a reason means, not a copy
+    named = edit_csv(flagged, os.path.join(tmp, "qn.csv"), meta_extra=(
+        b"# quality_reasons=shared_cpu,cv\n# quality_why_cv=the words of the run's own binary"))
+    r = tool("table", "--section", "checksum", named)
+    check("cv (the words of the run's own binary)" in r.stdout,
+          "the note does not take cv's meaning from the CSV: %s" % r.stdout[-400:])
     # compare-cpus: the settings that differ, the quality mark, argparse errors
     other = edit_csv(FIXTURE, os.path.join(tmp, "fill.csv"), meta_extra=b"# fill_byte=0")
     r = tool("compare-cpus", "--format", "text", flagged, other)

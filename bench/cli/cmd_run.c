@@ -372,8 +372,8 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	/* over rounds, cv, outlier, shared_cpu and skew are judged again over all of them each
 	 * round (measure.h) */
 	if (o->rounds > 1)
-		slot->quality &= ~(unsigned)(QUALITY_CV | QUALITY_OUTLIER | QUALITY_SHARED_CPU |
-					     QUALITY_SKEW);
+		slot->quality &= ~(unsigned)(QUALITY_cv | QUALITY_outlier | QUALITY_shared_cpu |
+					     QUALITY_skew);
 	slot->quality |= res.quality;
 	slot->remeasured |= res.remeasured;
 	slot->failed = rc != 0;

@@ -570,15 +570,15 @@ static unsigned judge(const struct quality_limits *l, const struct run_state *rs
 	unsigned q = 0;
 
 	if (rs->have[C_CPU_SHARE] && (interval ? share->median : share->min) < l->cpu_share_min)
-		q |= QUALITY_SHARED_CPU;
+		q |= QUALITY_shared_cpu;
 	if (g->have_cv && g->cv > l->cv_max)
-		q |= QUALITY_CV;
+		q |= QUALITY_cv;
 	if (rs->have_batch && rs->batch_ns_median < l->batch_ns_min)
-		q |= QUALITY_SHORT_BATCH;
+		q |= QUALITY_short_batch;
 	if (rs->have_batch && rs->skew_median > l->skew_max)
-		q |= QUALITY_SKEW;
+		q |= QUALITY_skew;
 	if (quality_outlier(rs->rep_gbps, (size_t)rs->nrep, l))
-		q |= QUALITY_OUTLIER;
+		q |= QUALITY_outlier;
 	return q;
 }
 
@@ -684,7 +684,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	pool_run(pool, JOB_PREFILL, &task);
 	/* short batches or an outlier: what calibration got wrong or a passing stall, so once more */
 	q = attempt(env, p, &rs, env->stall, false);
-	if (q & (QUALITY_SHORT_BATCH | QUALITY_OUTLIER)) {
+	if (q & (QUALITY_short_batch | QUALITY_outlier)) {
 		gbs_emit(false);
 		res->remeasured = true;
 		q = attempt(env, p, &rs, env->stall, true);
@@ -715,13 +715,13 @@ int measure_point(const struct measure_env *env, const struct point *p,
 			 * gbps_ci_low/high already say, with how much; a CPU lost for one short
 			 * repetition, or a thread woken late in one round, bends one sample of
 			 * many (judge; skew then by the median round, before by the worst) */
-			unsigned spread = QUALITY_CV | QUALITY_OUTLIER;
+			unsigned spread = QUALITY_cv | QUALITY_outlier;
 			bool interval = rs.hist->nsample >= MEDIAN_CI_MIN_SAMPLES;
 			double skew = point_history_skew(rs.hist, interval);
 
 			if (!isnan(skew))
 				rs.skew_median = skew;
-			q = (q & ~(spread | QUALITY_SHARED_CPU | QUALITY_SKEW)) |
+			q = (q & ~(spread | QUALITY_shared_cpu | QUALITY_skew)) |
 			    (judge(&env->o->quality, &rs, interval) & ~(interval ? spread : 0u));
 		}
 	}

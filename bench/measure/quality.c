@@ -10,9 +10,12 @@
 
 #include "stats.h"
 
-static const char *const reason_name[QUALITY_REASONS] = {
-	"shared_cpu", "cv", "short_batch", "skew", "drift", "outlier",
-};
+#define NAME_(name, why) #name,
+static const char *const reason_name[QUALITY_REASONS] = { QUALITY_REASON_LIST(NAME_) };
+#undef NAME_
+#define WHY_(name, why) why,
+static const char *const reason_why[QUALITY_REASONS] = { QUALITY_REASON_LIST(WHY_) };
+#undef WHY_
 
 bool quality_profile(const char *name, struct quality_limits *l)
 {
@@ -53,6 +56,12 @@ void quality_metadata(FILE *out, const char *prefix, const struct quality_limits
 	fprintf(out, "%squality_skew_max=%g\n", prefix, l->skew_max);
 	fprintf(out, "%squality_outlier_mads=%g\n", prefix, l->outlier_mads);
 	fprintf(out, "%squality_drift_band=%g\n", prefix, l->drift_band);
+	fprintf(out, "%squality_reasons=", prefix);
+	for (int i = 0; i < QUALITY_REASONS; i++)
+		fprintf(out, "%s%s", i ? "," : "", reason_name[i]);
+	fputc('\n', out);
+	for (int i = 0; i < QUALITY_REASONS; i++)
+		fprintf(out, "%squality_why_%s=%s\n", prefix, reason_name[i], reason_why[i]);
 }
 
 bool quality_outlier(const double *v, size_t n, const struct quality_limits *l)

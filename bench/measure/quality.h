@@ -10,16 +10,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Reasons as bits of a mask, in the order the `quality` column lists them. */
-enum quality_reason {
-	QUALITY_SHARED_CPU = 1u << 0,  /* a thread got less than cpu_share_min of its CPU */
-	QUALITY_CV = 1u << 1,          /* GB/s varied over the repetitions beyond cv_max */
-	QUALITY_SHORT_BATCH = 1u << 2, /* timed batches lasted less than batch_ns_min */
-	QUALITY_SKEW = 1u << 3,        /* threads started a batch apart by over skew_max of it */
-	QUALITY_DRIFT = 1u << 4,       /* the canary was outside its band (canary, issue 10.4) */
-	QUALITY_OUTLIER = 1u << 5,     /* a repetition far from the others (quality_outlier) */
-};
-#define QUALITY_REASONS 6
+#include "quality_reasons.h"
+
+/* The reasons (quality_reasons.h) as bit numbers, then as the bits of a mask. */
+#define QUALITY_BIT_(name, why) QUALITY_BIT_##name,
+enum quality_reason_bit { QUALITY_REASON_LIST(QUALITY_BIT_) QUALITY_REASONS };
+#undef QUALITY_BIT_
+#define QUALITY_MASK_(name, why) QUALITY_##name = 1u << QUALITY_BIT_##name,
+enum quality_reason { QUALITY_REASON_LIST(QUALITY_MASK_) };
+#undef QUALITY_MASK_
 
 /* Longest formatted mask: every name and a ';' between them. */
 #define QUALITY_TEXT_MAX 64
@@ -61,7 +60,8 @@ bool quality_profile(const char *name, struct quality_limits *l);
 /* "ok", or the names of the bits in mask joined by ';' in enum order, into buf. */
 const char *quality_format(unsigned mask, char *buf, size_t len);
 
-/* Every field of l as "<prefix>quality_<field>=<value>\n". */
+/* Every field of l as "<prefix>quality_<field>=<value>\n", then the reasons: quality_reasons
+ * (their names, comma-joined, in the column's order) and quality_why_<name> (each one's line). */
 void quality_metadata(FILE *out, const char *prefix, const struct quality_limits *l);
 
 /*

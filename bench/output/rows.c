@@ -197,8 +197,8 @@ bool slots_canary_step(struct canary *c, struct point_slot *slots, size_t npts,
 	}
 	for (size_t i = 0; i < npts; i++)
 		if (seen[i])
-			slots[i].quality = (slots[i].quality & ~(unsigned)QUALITY_DRIFT) |
-					   (2 * bad[i] > seen[i] ? QUALITY_DRIFT : 0);
+			slots[i].quality = (slots[i].quality & ~(unsigned)QUALITY_drift) |
+					   (2 * bad[i] > seen[i] ? QUALITY_drift : 0);
 	free(seen);
 	free(bad);
 	return true;
