@@ -8,7 +8,7 @@
 #include <string.h>
 
 const struct kernel kernel_table[] = {
-#define KERNEL(name, isa, kind, width, unroll, fill, desc) \
+#define KERNEL(name, loop, isa, kind, width, unroll, fill, desc) \
 	{ #name, store_##name, isa, KIND_##kind, width, unroll, fill, desc },
 #include "kernels.def"
 #undef KERNEL

@@ -42,7 +42,8 @@ struct kernel {
 	const char *desc;      /* one line for `storebench list` */
 };
 
-#define KERNEL(name, isa, kind, width, unroll, fill, desc) void *store_##name(void *dst, int c, size_t n);
+#define KERNEL(name, loop, isa, kind, width, unroll, fill, desc) \
+	void *store_##name(void *dst, int c, size_t n);
 #include "kernels.def"
 #undef KERNEL
 

@@ -17,11 +17,7 @@ static inline __m256i avx2_splat(int c)
 STORE_VEC_FAMILY(avx2, __m256i, 32, avx2_splat, store_small_lt32_sse2, store_small_lt64_avx,
 		 _mm256_storeu_si256, _mm256_store_si256, _mm256_stream_si256)
 
-STORE_KERNEL(avx2_t_u1, avx2_t_loop, 1)
-STORE_KERNEL(avx2_t_u2, avx2_t_loop, 2)
-STORE_KERNEL(avx2_t_u4, avx2_t_loop, 4)
-STORE_KERNEL(avx2_t_u8, avx2_t_loop, 8)
-STORE_KERNEL_NT(avx2_nt_u1, avx2_nt_loop, 1)
-STORE_KERNEL_NT(avx2_nt_u2, avx2_nt_loop, 2)
-STORE_KERNEL_NT(avx2_nt_u4, avx2_nt_loop, 4)
-STORE_KERNEL_NT(avx2_nt_u8, avx2_nt_loop, 8)
+/* The kernels.def rows that run this file's loops (store_rows.h). */
+#define STORE_LOOP_HERE_avx2_t_loop() ~, 1
+#define STORE_LOOP_HERE_avx2_nt_loop() ~, 1
+#include "store_rows.h"

@@ -20,11 +20,7 @@ STORE_VEC_FAMILY(avx512, __m512i, 64, avx512_splat, store_small_lt64_avx,
 		 store_small_lt64_avx, _mm512_storeu_si512, _mm512_store_si512,
 		 _mm512_stream_si512)
 
-STORE_KERNEL(avx512_t_u1, avx512_t_loop, 1)
-STORE_KERNEL(avx512_t_u2, avx512_t_loop, 2)
-STORE_KERNEL(avx512_t_u4, avx512_t_loop, 4)
-STORE_KERNEL(avx512_t_u8, avx512_t_loop, 8)
-STORE_KERNEL_NT(avx512_nt_u1, avx512_nt_loop, 1)
-STORE_KERNEL_NT(avx512_nt_u2, avx512_nt_loop, 2)
-STORE_KERNEL_NT(avx512_nt_u4, avx512_nt_loop, 4)
-STORE_KERNEL_NT(avx512_nt_u8, avx512_nt_loop, 8)
+/* The kernels.def rows that run this file's loops (store_rows.h). */
+#define STORE_LOOP_HERE_avx512_t_loop() ~, 1
+#define STORE_LOOP_HERE_avx512_nt_loop() ~, 1
+#include "store_rows.h"

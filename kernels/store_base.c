@@ -62,6 +62,6 @@ static inline void scalar_tail(unsigned char *p, unsigned char *e, uint64_t v)
 STORE_LOOP(scalar_t_loop, uint64_t, 8, splat64, store_small_lt16, scalar_head_store,
 	   scalar_body, scalar_tail)
 
-STORE_KERNEL(scalar_t_u1, scalar_t_loop, 1)
-STORE_KERNEL(scalar_t_u4, scalar_t_loop, 4)
-STORE_KERNEL(scalar_t_u8, scalar_t_loop, 8)
+/* The kernels.def rows that run this file's loops (store_rows.h). */
+#define STORE_LOOP_HERE_scalar_t_loop() ~, 1
+#include "store_rows.h"

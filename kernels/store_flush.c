@@ -48,6 +48,7 @@ STORE_LINE_LOOP(insn##_loop, __m256i, STORE_LINE, flush_splat, insn##_edge, insn
 FLUSH_HOOKS(clflushopt, _mm_clflushopt)
 FLUSH_HOOKS(clwb, _mm_clwb)
 
-/* One line per iteration: the two ymm stores of the line are the row's unroll. */
-STORE_KERNEL_NT(avx2_clflushopt, clflushopt_loop, 1)
-STORE_KERNEL_NT(avx2_clwb, clwb_loop, 1)
+/* The kernels.def rows that run this file's loops (store_rows.h). */
+#define STORE_LOOP_HERE_clflushopt_loop() ~, 1
+#define STORE_LOOP_HERE_clwb_loop() ~, 1
+#include "store_rows.h"

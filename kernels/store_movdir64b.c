@@ -32,4 +32,7 @@ STORE_LINE_LOOP(movdir64b_loop, const struct line64 *, STORE_LINE, line_splat,
 		store_small_lt64_scalar, movdir64b_body)
 
 /* movdir64b is weakly ordered like a streaming store: the sfence publishes the lines. */
-STORE_KERNEL_NT(movdir64b, movdir64b_loop, 1)
+
+/* The kernels.def rows that run this file's loops (store_rows.h). */
+#define STORE_LOOP_HERE_movdir64b_loop() ~, 1
+#include "store_rows.h"

@@ -17,15 +17,6 @@ static inline __m128i sse2_splat(int c)
 STORE_VEC_FAMILY(sse2, __m128i, 16, sse2_splat, store_small_lt16, store_small_lt64_sse2,
 		 _mm_storeu_si128, _mm_store_si128, _mm_stream_si128)
 
-STORE_KERNEL(sse2_t_u1, sse2_t_loop, 1)
-STORE_KERNEL(sse2_t_u2, sse2_t_loop, 2)
-STORE_KERNEL(sse2_t_u4, sse2_t_loop, 4)
-STORE_KERNEL(sse2_t_u8, sse2_t_loop, 8)
-STORE_KERNEL_NT(sse2_nt_u1, sse2_nt_loop, 1)
-STORE_KERNEL_NT(sse2_nt_u2, sse2_nt_loop, 2)
-STORE_KERNEL_NT(sse2_nt_u4, sse2_nt_loop, 4)
-STORE_KERNEL_NT(sse2_nt_u8, sse2_nt_loop, 8)
-
 /* The 64-bit movnti row: eight movnti per whole line, scalar stores on the partial lines. */
 static inline void scalar_nt_body(unsigned char *p, uint64_t v)
 {
@@ -34,4 +25,8 @@ static inline void scalar_nt_body(unsigned char *p, uint64_t v)
 
 STORE_LINE_LOOP(scalar_nt_loop, uint64_t, 8, splat64, store_small_lt64_scalar, scalar_nt_body)
 
-STORE_KERNEL_NT(scalar_nt_u1, scalar_nt_loop, 1)
+/* The kernels.def rows that run this file's loops (store_rows.h). */
+#define STORE_LOOP_HERE_sse2_t_loop() ~, 1
+#define STORE_LOOP_HERE_sse2_nt_loop() ~, 1
+#define STORE_LOOP_HERE_scalar_nt_loop() ~, 1
+#include "store_rows.h"

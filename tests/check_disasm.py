@@ -2,22 +2,14 @@
 # check_disasm.py — reads objdump -dr of the kernel library and proves each kernel's instructions.
 # No ISA: static check of the objects, so it also covers rows this CPU cannot run (AVX-512 etc.).
 # Why: GCC may turn a fill loop into a memset call or vectorise a scalar row; names must not lie.
-"""Usage: check_disasm.py [--objdump PATH] kernels.def|load.def libstorebench_kernels.a
+"""Usage: check_disasm.py [--objdump PATH] STOREBENCH stores|loads libstorebench_kernels.a
 
-KERNEL rows (kernels.def) are store kernels store_<name>, LOAD rows (load.def) the read side of
-rw mixes, load_<name>; the list file given decides which rows are checked."""
+The rows come from the binary (`storebench list --tsv`, `storebench list --loads --tsv`): the
+store kernels store_<name>, or the read side of rw mixes, load_<name>."""
 import re
 import subprocess
 import sys
 
-# One pattern per list (the row macro) and the columns this check reads after the name.
-LISTS = {
-    'KERNEL': (re.compile(r'^KERNEL\(\s*(\w+)\s*,\s*([^,]+?)\s*,\s*(\w+)\s*,'
-                          r'\s*(\d+)\s*,\s*(\d+)\s*,\s*\w+\s*,'),
-               ('isa', 'kind', 'width', 'unroll')),
-    'LOAD': (re.compile(r'^LOAD\(\s*(\w+)\s*,\s*([^,]+?)\s*,\s*(\d+)\s*,\s*(\d+)\s*,'),
-             ('isa', 'width', 'unroll')),
-}
 VREG = {16: 'xmm', 32: 'ymm', 64: 'zmm'}
 WIDER = {16: ('ymm', 'zmm'), 32: ('zmm',), 64: ()}
 # Stores whose alignment the instruction itself demands: the aligned body, not head or tail.
@@ -27,21 +19,19 @@ NT_STORES = {'movnti', 'movntdq', 'vmovntdq', 'movntps', 'vmovntps', 'movntpd', 
              'clzero', 'movdir64b'}
 
 
-def read_def(path):
-    """(macro, {name: row}) of the first list whose rows the file holds; (None, {}) for none."""
-    with open(path) as f:
-        lines = f.readlines()
-    for macro, (row_re, cols) in LISTS.items():
-        rows = {}
-        for line in lines:
-            m = row_re.match(line)
-            if m:
-                row = dict(zip(cols, m.groups()[1:]))
-                row['width'], row['unroll'] = int(row['width']), int(row['unroll'])
-                rows[m.group(1)] = row
-        if rows:
-            return macro, rows
-    return None, {}
+def read_table(storebench, which):
+    """{name: row} of the binary's kernel table: stores or loads, with the columns this check
+    reads (isa as the set of its extensions, width and unroll as numbers)."""
+    args = [storebench, "list", "--tsv"] + (["--loads"] if which == "loads" else [])
+    lines = subprocess.run(args, check=True, capture_output=True, text=True).stdout.splitlines()
+    head = lines[0].split("\t")
+    rows = {}
+    for line in lines[1:]:
+        r = dict(zip(head, line.split("\t")))
+        name = r["name"][len("load_"):] if which == "loads" else r["name"]
+        rows[name] = {"isa": set(r["isa"].split()), "kind": r.get("kind"),
+                      "width": int(r["width_bytes"]), "unroll": int(r["unroll"])}
+    return rows
 
 
 def disassemble(objdump, lib):
@@ -131,7 +121,7 @@ def check_stores(rows, funcs):
     # The AVX-512 units: the objects holding AVX-512F rows, and by the one-file-per-ISA naming
     # rule any other <role>_avx512.c (the load kernels of rw mixes); only they get -mavx512f.
     evex_objects = {funcs['store_' + n][0] for n, r in rows.items()
-                    if 'ISA_AVX512F' in r['isa'] and 'store_' + n in funcs}
+                    if 'avx512f' in r['isa'] and 'store_' + n in funcs}
     evex_objects |= {obj for obj, _, _ in funcs.values() if obj and obj.endswith('_avx512.c.o')}
     for name, r in rows.items():
         fn = 'store_' + name
@@ -269,20 +259,20 @@ def main(argv):
     if len(argv) > 1 and argv[1] == '--objdump':
         objdump = argv[2]
         argv = argv[:1] + argv[3:]
-    if len(argv) != 3:
+    if len(argv) != 4 or argv[2] not in ("stores", "loads"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    macro, rows = read_def(argv[1])
+    which, rows = argv[2], read_table(argv[1], argv[2])
     if not rows:
-        print(f'check_disasm: no {" or ".join(LISTS)} rows in {argv[1]}', file=sys.stderr)
+        print(f'check_disasm: {argv[1]} lists no {which}', file=sys.stderr)
         return 2
-    funcs = disassemble(objdump, argv[2])
-    errors = (check_stores if macro == 'KERNEL' else check_loads)(rows, funcs)
+    funcs = disassemble(objdump, argv[3])
+    errors = (check_stores if which == 'stores' else check_loads)(rows, funcs)
     for e in errors:
         print('FAIL ' + e)
     if errors:
         return 1
-    if macro == 'KERNEL':
+    if which == 'stores':
         print(f'ok: {len(rows)} kernels hold the instructions their names claim')
     return 0
 
