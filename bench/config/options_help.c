@@ -29,6 +29,10 @@ size_t help_wrap(FILE *out, const char *text, size_t col, size_t indent)
 			continue;
 		}
 		len = strcspn(text, " \n");
+		/* an option name stays on the line of the word before it, so no prose line starts
+		 * with "--", which reads as an option of its own (and did to the tests) */
+		while (text[len] == ' ' && !strncmp(text + len + 1, "--", 2))
+			len += 1 + strcspn(text + len + 1, " \n");
 		if (!line_start && col + 1 + len > HELP_WIDTH) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
