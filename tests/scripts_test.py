@@ -418,8 +418,8 @@ def part_settings(tmp):
     # sat among "other metadata"; a CSV without a quality column read as clean; the class note
     # named the first input's caches only
     line = settings.line({"fill_byte": "165", "repetitions": "9"})
-    check(line.startswith("settings (whether repetitions is the default is not known)"),
-          "settings of unknown defaults: %s" % line)
+    check(line.startswith("settings (whether fill, repetitions are the default is not known)"),
+          "settings of unknown defaults (no command line, no recorded defaults): %s" % line)
     line = settings.line(dict(reader_meta(runs["dflt"]), preset="nightly"))
     check(line.startswith("settings, all the nightly preset's defaults") or "NOT DEFAULT" in line,
           "a nightly run's defaults are the nightly preset's: %s" % line)
@@ -437,22 +437,36 @@ def part_settings(tmp):
           "compare-cpus: no 'quality: unknown' for a CSV without the column")
     check("A: L1d" in out and "B: L1d 48 KiB, L2 2 MiB" in out.split("Classes by")[-1],
           "compare-cpus: the class note names both inputs' caches: %s" % out[-500:])
-    # the presets' values settings.py compares with are storebench's own
-    table = [ln.split("\t") for ln in run([STOREBENCH, "list", "--presets", "--tsv"]).stdout
-             .splitlines()]
-    have = {r[0]: {"repetitions": r[table[0].index("repetitions")],
-                   "min_time_s": r[table[0].index("min-time")],
-                   "rounds": r[table[0].index("rounds")],
-                   "budget_s": r[table[0].index("budget")]} for r in table[1:]}
-    check(have == settings.PRESETS, "settings.PRESETS %s, storebench list --presets: %s"
-          % (settings.PRESETS, have))
-    # and so are the limits of this machine's profile (a default run writes them as quality_*)
-    meta = reader_meta(runs["dflt"])
-    want = settings.PROFILES.get(meta.get("quality_profile"), {})
-    check(want and all(float(meta.get(k, "nan")) == float(v) for k, v in want.items()),
-          "settings.PROFILES[%s] %s, the run's quality_* metadata: %s" % (
-              meta.get("quality_profile"), want,
-              {k: v for k, v in meta.items() if k.startswith("quality_")}))
+    # the defaults are the run's own records, and no script keeps a copy of the binary's facts:
+    # its presets' values, its option defaults, its profiles' limits, its quality reasons
+    meta = reader_meta(runs["fill0"])
+    check(meta.get("default_fill_byte") == "165" and meta.get("default_repetitions") and
+          "default_prefill_byte" not in meta and "fill_byte" in meta.get("settings_keys", ""),
+          "the run records fill's and repetitions' defaults, and prefill follows its fill: %s"
+          % {k: v for k, v in meta.items() if k.startswith(("default_", "settings_keys"))})
+    presets = [ln.split("\t") for ln in run([STOREBENCH, "list", "--presets", "--tsv"]).stdout
+               .splitlines()]
+    reasons = meta.get("quality_reasons", "").split(",")
+    copies = []
+    for root, _, files in os.walk(SCRIPTS):
+        for f in files:
+            path = os.path.join(root, f)
+            with open(path, errors="replace") as fh:
+                text = fh.read()
+            if not (f.endswith(".py") or text.startswith("#!/usr/bin/env python3")):
+                continue
+            listed = [r for r in reasons if re.search(r"[\"']%s[\"']" % r, text)]
+            if len(listed) >= 3:
+                copies.append("%s: the quality reasons %s" % (path, listed))
+            for row in presets[1:]:
+                for col, v in zip(presets[0][1:], row[1:]):
+                    if re.search(r"[\"']%s[\"']\s*:\s*[\"']%s[\"']" % (re.escape(col), re.escape(v)),
+                                 text):
+                        copies.append("%s: preset %s's %s %s" % (path, row[0], col, v))
+            for v in ('"165"', '"100000"', '"0.25"', '"0.05"'):
+                if re.search(r"(?:default|Setting)\b[^\n]*%s" % re.escape(v), text):
+                    copies.append("%s: a default value %s" % (path, v))
+    check(not copies, "scripts keep copies of storebench's facts: %s" % copies)
     if shutil.which("gnuplot") is None:
         return 0
     # trend over a history whose last night ran at --fill 0: that night is marked, no other

@@ -543,9 +543,10 @@ static int parse_all_axes(struct run_opts *o, const struct cpu_info *cpu)
 	return 0;
 }
 
-int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *o)
+/* The options of the values given on the command line (NULL where absent). */
+static int parse_given(const char *const *given, const struct machine *m, struct run_opts *o)
 {
-	const char *given[OPT_COUNT], *v[OPT_COUNT];
+	const char *v[OPT_COUNT];
 	const struct cpu_info *cpu = &m->cpu;
 	const struct preset *preset;
 	const struct list_grammar offsets = { .min = 0, .max = 63 };
@@ -554,9 +555,6 @@ int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *
 
 	memset(o, 0, sizeof *o);
 	o->topo = m->topo;
-	rc = options_collect(argc, argv, given);
-	if (rc)
-		return rc;
 	if (options_resolve(given, v, &preset))
 		return 2;
 	o->preset = preset->name;
@@ -592,6 +590,32 @@ int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *
 	if (rc)
 		return rc;
 	return parse_all_axes(o, cpu);
+}
+
+int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *o)
+{
+	const char *given[OPT_COUNT];
+	int rc = options_collect(argc, argv, given);
+
+	if (rc) {
+		memset(o, 0, sizeof *o);
+		return rc;
+	}
+	return parse_given(given, m, o);
+}
+
+int opts_parse_without(int argc, char **argv, const struct machine *m, enum option_id skip,
+		       struct run_opts *o)
+{
+	const char *given[OPT_COUNT];
+	int rc = options_collect(argc, argv, given);
+
+	if (rc) {
+		memset(o, 0, sizeof *o);
+		return rc;
+	}
+	given[skip] = NULL;
+	return parse_given(given, m, o);
 }
 
 void opts_free(struct run_opts *o)

@@ -14,6 +14,7 @@
 #include "cpu.h"
 #include "load.h"
 #include "machine.h"
+#include "options.h"
 #include "placement.h"
 #include "plan.h"
 #include "quality.h"
@@ -94,6 +95,14 @@ struct run_opts {
  * Returns 0 on success, 2 after one stderr line on bad input, -1 after printing help.
  */
 int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *o);
+
+/*
+ * The options argv would give without its option skip, the rest as given: what that option's
+ * setting is by default in this run (the preset's or the option's default, or derived from the
+ * rest).  Returns opts_parse's codes; o is opts_free'd like any other.
+ */
+int opts_parse_without(int argc, char **argv, const struct machine *m, enum option_id skip,
+		       struct run_opts *o);
 
 /* Release what opts_parse allocated. */
 void opts_free(struct run_opts *o);

@@ -11,6 +11,7 @@
 #include "gbench_shim.h"
 #include "gbflags.h"
 #include "metadata.h"
+#include "options.h"
 #include "quality.h"
 #include "stats.h"
 #include "rounds.h"
@@ -43,16 +44,13 @@ static const char *diagnostics(const struct run_opts *o)
 	return text[0] ? text + 1 : text;
 }
 
-char *run_metadata(int argc, char **argv, const struct machine *mach,
-			  const struct run_opts *o, const struct outfiles *of, time_t now,
-			  double tsc_hz, const char *cycles_note)
+/* Every key of the run but the defaults of its settings, into m. */
+static void run_keys(FILE *m, int argc, char **argv, const struct machine *mach,
+		     const struct run_opts *o, const struct outfiles *of, time_t now,
+		     double tsc_hz, const char *cycles_note)
 {
-	char *text = NULL, buf[4096], stamp[32];
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	char buf[4096], stamp[32];
 
-	if (!m)
-		return NULL;
 	metadata_machine(m, "", mach);
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	metadata_kv(m, "", "utc_time", "%s", stamp);
@@ -122,7 +120,114 @@ char *run_metadata(int argc, char **argv, const struct machine *mach,
 	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0 || o->drift_pct > 0)
 		metadata_kv(m, "", "diagnostic", "%s", diagnostics(o));
 	quality_metadata(m, "", &o->quality);
+}
+
+/* The settings whose defaults a run records: each metadata key with the option that sets it.
+ * --canary's key is the canary's own (canary_settings), so it is judged apart.  The sweep's axes
+ * (call sizes, kernels, threads) are what is measured, not settings that move its numbers. */
+static const struct {
+	const char *key;
+	enum option_id opt;
+} setting_key[] = {
+	{ "fill_byte", OPT_fill }, { "prefill_byte", OPT_prefill }, { "pages", OPT_pages },
+	{ "placement", OPT_placement }, { "membind", OPT_membind }, { "rounds", OPT_rounds }, { "budget_s", OPT_budget }, { "repetitions", OPT_repetitions },
+	{ "min_time_s", OPT_min_time }, { "tie_band", OPT_tie_band },
+	{ "quality_profile", OPT_profile }, { "quality_cpu_share_min", OPT_cpu_share_min },
+	{ "quality_cv_max", OPT_cv_max }, { "quality_batch_ns_min", OPT_batch_ns_min },
+	{ "quality_skew_max", OPT_skew_max }, { "quality_outlier_mads", OPT_outlier_mads },
+	{ "quality_drift_band", OPT_drift_band }, { "inject_stall_ms", OPT_inject_stall },
+	{ "inject_skew_us", OPT_inject_skew }, { "inject_slowdown_pct", OPT_inject_slowdown },
+	{ "inject_drift_pct", OPT_inject_drift },
+};
+
+/* The value of key in text's key=value lines, as "key=value" up to its newline; NULL if none. */
+static const char *find_key(const char *text, const char *key, size_t *len)
+{
+	size_t n = strlen(key);
+
+	for (const char *at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+		if (!strncmp(at, key, n) && at[n] == '=') {
+			*len = strcspn(at, "\n");
+			return at;
+		}
+	return NULL;
+}
+
+/*
+ * settings_keys (the settings judged, comma-joined) and default_<key>=<value> for each of them
+ * the command line moved off its default: the value the run would have written without that one
+ * option, the rest as given (so a prefill follows the run's own fill).  A setting the command line
+ * did not give is its default; a CSV reader needs no copy of the defaults, the presets or the
+ * profiles of the storebench that ran.
+ */
+static void settings_defaults(FILE *m, const char *have, int argc, char **argv,
+			      const struct machine *mach, const struct run_opts *o,
+			      const struct outfiles *of, time_t now, double tsc_hz,
+			      const char *cycles_note)
+{
+	const char *given[OPT_COUNT];
+	size_t n = sizeof setting_key / sizeof setting_key[0];
+
+	fputs("settings_keys=canary", m);
+	for (size_t i = 0; i < n; i++)
+		fprintf(m, ",%s", setting_key[i].key);
+	fputc('\n', m);
+	if (options_collect(argc, argv, given))
+		return;
+	for (size_t i = 0; i <= n; i++) {
+		enum option_id opt = i < n ? setting_key[i].opt : OPT_canary;
+		struct run_opts d;
+		char *text = NULL;
+		size_t len = 0, la = 0, lb = 0;
+		const char *a, *b;
+		FILE *t;
+
+		if (!given[opt] || opts_parse_without(argc, argv, mach, opt, &d)) {
+			if (given[opt])
+				opts_free(&d);
+			continue;
+		}
+		if (i == n) {
+			if (d.canary != o->canary)
+				fprintf(m, "default_canary=%s\n", d.canary ? "on" : "off");
+			opts_free(&d);
+			continue;
+		}
+		t = open_memstream(&text, &len);
+		if (t) {
+			run_keys(t, argc, argv, mach, &d, of, now, tsc_hz, cycles_note);
+			fclose(t);
+		}
+		a = find_key(have, setting_key[i].key, &la);
+		b = text ? find_key(text, setting_key[i].key, &lb) : NULL;
+		if (a && b && (la != lb || strncmp(a, b, la)))
+			fprintf(m, "default_%.*s\n", (int)lb, b);
+		free(text);
+		opts_free(&d);
+	}
+}
+
+char *run_metadata(int argc, char **argv, const struct machine *mach,
+			  const struct run_opts *o, const struct outfiles *of, time_t now,
+			  double tsc_hz, const char *cycles_note)
+{
+	char *text = NULL, *keys = NULL;
+	size_t len = 0, klen = 0;
+	FILE *m = open_memstream(&keys, &klen);
+
+	if (!m)
+		return NULL;
+	run_keys(m, argc, argv, mach, o, of, now, tsc_hz, cycles_note);
 	fclose(m);
+	m = keys ? open_memstream(&text, &len) : NULL;
+	if (!m) {
+		free(keys);
+		return NULL;
+	}
+	fputs(keys, m);
+	settings_defaults(m, keys, argc, argv, mach, o, of, now, tsc_hz, cycles_note);
+	fclose(m);
+	free(keys);
 	return text;
 }
 

@@ -8,33 +8,23 @@
     settings.note([m1, m2], labels)    one line naming the number-changing settings that differ
     settings.unusual([m1, m2, ...])    per run, its settings off the runs' most common value
 
-A setting's default is storebench's own (storebench run --help, storebench list --presets):
-a fixed value, the preset's value (repetitions, min time) or derived from the run (prefill =
-fill ^ 0xff, the quality profile from the hypervisor bit, its limits from the profile).
+A setting's default is what the storebench that ran records: `settings_keys` names the settings
+it judged and `default_<key>` the value each would have had without its option, the rest of the
+command line as given, wherever the command line moved it (no default_<key>: it is the default).
+No preset, profile or default value is copied here.  For a CSV from before those keys a setting
+the command line did not give is still the default; one it gave is of unknown default.  The two
+settings no option sets keep their fixed defaults: GLIBC_TUNABLES unset, the Release build.
 A CSV written before a key existed simply lacks it: absent settings are left out of the line.
 """
 
 __all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note", "unusual"]
-
-# The presets' values of the settings above that a preset sets (bench/config/options.def; a test holds
-# this table to `storebench list --presets`).
-PRESETS = {"quick": {"repetitions": "6", "min_time_s": "0.001", "rounds": "6", "budget_s": "75"},
-           "nightly": {"repetitions": "12", "min_time_s": "0.015", "rounds": "12",
-                       "budget_s": "0"},
-           "full": {"repetitions": "5", "min_time_s": "0.05", "rounds": "1", "budget_s": "0"},
-           "memtouch": {"repetitions": "3", "min_time_s": "0.3", "rounds": "1", "budget_s": "0"}}
-# The quality limits of each --profile (bench/measure/quality.h), those that differ between profiles.
-PROFILES = {"metal": {"quality_cpu_share_min": "0.9", "quality_cv_max": "0.05",
-                      "quality_drift_band": "0.05"},
-            "vm": {"quality_cpu_share_min": "0.8", "quality_cv_max": "0.1",
-                   "quality_drift_band": "0.25"}}
 
 # Metadata that differs between any two runs and says nothing about their settings: times,
 # files, the seed, and what the run measured on the side (the TSC's rate, the memory free per
 # node at its start, the canary's readings).
 # The run's answer (winners, crossovers) is a result, not a setting.
 PER_RUN = ("utc_time", "utc", "utc_start", "json_file", "csv_file", "command_line", "seed",
-           "winners", "crossovers",
+           "winners", "crossovers", "settings_keys",
            "canary_series", "canary_sample", "canary_start_gbps", "canary_ref_gbps",
            "canary_passes", "canary_out_samples", "tsc_hz", "numa_node_memory_bytes") + tuple(
                "canary_%s_%s" % (regime, k) for regime in ("l2", "llc")
@@ -48,33 +38,13 @@ def _byte(v):
         return v
 
 
-def _prefill_default(meta):
-    try:
-        return str(int(meta["fill_byte"]) ^ 0xFF)
-    except (KeyError, ValueError):
-        return None
-
-
-def _preset(key):
-    return lambda meta: PRESETS.get(meta.get("preset"), {}).get(key)
-
-
-def _profile():
-    return lambda meta: ("vm" if meta.get("hypervisor") == "yes" else "metal"
-                         if meta.get("hypervisor") == "no" else None)
-
-
-def _limit(key):
-    return lambda meta: PROFILES.get(meta.get("quality_profile"), {}).get(key)
-
-
 class Setting:
     """One metadata key that changes a run's numbers or its marks."""
 
     def __init__(self, key, label, default, always=True, show=str, options=None, follows=None):
         self.key = key          # metadata key, as storebench writes it
         self.label = label      # its name in a line: the run option's name (--fill: fill)
-        self.default = default  # storebench's value: a str, f(meta) -> str or None (unknown)
+        self.default = default  # a fixed default (a str) where no option sets it, else None
         self.always = always    # in every line; False: only when it is not the default
         self.show = show        # metadata value -> what a reader sees (165 -> 0xa5)
         # the command-line options that set it ("--" + label unless given; () for none: an
@@ -84,8 +54,15 @@ class Setting:
         # they differ in that one (the prefill of two fills) do not differ in it themselves
         self.follows = follows
 
+    def recorded(self, meta):
+        """Whether the run recorded this setting's default (settings_keys)."""
+        return self.key in meta.get("settings_keys", "").split(",")
+
     def default_of(self, meta):
-        return self.default(meta) if callable(self.default) else self.default
+        """Its default in this run: the recorded one, else the fixed one, else None."""
+        if self.recorded(meta):
+            return meta.get("default_" + self.key, meta.get(self.key))
+        return self.default
 
     def given(self, meta):
         """Whether the run's command line set it; None when the metadata has no command line."""
@@ -98,6 +75,8 @@ class Setting:
         """True, False, or None when the default is not known for this run.  An option the
         command line did not give is the default of the storebench that ran, whatever today's is
         (the quick preset's min time was 0.005 s once)."""
+        if self.recorded(meta):
+            return "default_" + self.key not in meta
         if self.options and self.given(meta) is False:
             return True
         d = self.default_of(meta)
@@ -113,36 +92,36 @@ class Setting:
 # In line order.  The first group is in every settings line; the rest appear only when a run
 # changed them.  GLIBC_TUNABLES steers libc memset's strategy; the quality limits decide the marks.
 SETTINGS = (
-    Setting("fill_byte", "fill", "165", show=_byte),
-    Setting("prefill_byte", "prefill", _prefill_default, show=_byte, follows="fill_byte"),
-    Setting("pages", "pages", "4k"),
-    Setting("placement", "placement", "compact"),
-    Setting("membind", "membind", "local"),
+    Setting("fill_byte", "fill", None, show=_byte),
+    Setting("prefill_byte", "prefill", None, show=_byte, follows="fill_byte"),
+    Setting("pages", "pages", None),
+    Setting("placement", "placement", None),
+    Setting("membind", "membind", None),
     Setting("glibc_tunables", "GLIBC_TUNABLES", "", show=lambda v: v or "unset", options=()),
-    # a preset's rounds and budget go with its repetitions (bench/config/options.h: options_resolve)
-    Setting("rounds", "rounds", _preset("rounds"), follows="repetitions"),
-    Setting("budget_s", "budget", _preset("budget_s"), show=lambda v: v + " s", always=False,
+    # a preset's rounds and budget go with its repetitions (bench/config/options.h:
+    # options_resolve)
+    Setting("rounds", "rounds", None, follows="repetitions"),
+    Setting("budget_s", "budget", None, show=lambda v: v + " s", always=False,
             follows="repetitions"),
-    Setting("repetitions", "repetitions", _preset("repetitions"),
+    Setting("repetitions", "repetitions", None,
             options=("--repetitions", "--benchmark_repetitions")),
-    Setting("min_time_s", "min-time", _preset("min_time_s"), show=lambda v: v + " s",
+    Setting("min_time_s", "min-time", None, show=lambda v: v + " s",
             options=("--min-time", "--benchmark_min_time")),
-    Setting("quality_profile", "profile", _profile()),
-    # what is measured and how a batch is sized: defaults of no fixed text (the preset's sizes,
-    # the rule of the storebench that ran), so they show when two runs differ in them
+    Setting("quality_profile", "profile", None),
+    # what is measured and how a batch is sized: shown when two runs differ in them
     Setting("call_spec", "call", None, always=False),
     Setting("batch_rule", "batch rule", None, always=False, options=()),
-    Setting("canary", "canary", "on", always=False),
-    Setting("quality_batch_ns_min", "batch-ns-min", "100000", always=False),
-    Setting("quality_cpu_share_min", "cpu-share-min", _limit("quality_cpu_share_min"), always=False),
-    Setting("quality_cv_max", "cv-max", _limit("quality_cv_max"), always=False),
-    Setting("quality_skew_max", "skew-max", "0.05", always=False),
-    Setting("quality_outlier_mads", "outlier-mads", "5", always=False),
-    Setting("quality_drift_band", "drift-band", _limit("quality_drift_band"), always=False),
-    Setting("inject_stall_ms", "inject-stall", "0", always=False),
-    Setting("inject_skew_us", "inject-skew", "0", always=False),
-    Setting("inject_slowdown_pct", "inject-slowdown", "0", always=False),
-    Setting("inject_drift_pct", "inject-drift", "0", always=False),
+    Setting("canary", "canary", None, always=False),
+    Setting("quality_batch_ns_min", "batch-ns-min", None, always=False),
+    Setting("quality_cpu_share_min", "cpu-share-min", None, always=False),
+    Setting("quality_cv_max", "cv-max", None, always=False),
+    Setting("quality_skew_max", "skew-max", None, always=False),
+    Setting("quality_outlier_mads", "outlier-mads", None, always=False),
+    Setting("quality_drift_band", "drift-band", None, always=False),
+    Setting("inject_stall_ms", "inject-stall", None, always=False),
+    Setting("inject_skew_us", "inject-skew", None, always=False),
+    Setting("inject_slowdown_pct", "inject-slowdown", None, always=False),
+    Setting("inject_drift_pct", "inject-drift", None, always=False),
     Setting("build_type", "build", "Release", always=False, options=()),
 )
 ABSENT = "—"
@@ -198,8 +177,8 @@ def differences(metas):
             aside.append(s.key)
     skip = {s.key for s in SETTINGS if s.key not in aside} | set(PER_RUN)
     keys = []
-    for m in metas:
-        keys += [k for k in m if k not in keys and k not in skip]
+    for m in metas:  # a recorded default (default_<key>) belongs to its setting's line
+        keys += [k for k in m if k not in keys and k not in skip and not k.startswith("default_")]
     by_key = {s.key: s for s in SETTINGS}
     other = []
     for k in keys:
