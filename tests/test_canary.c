@@ -11,26 +11,15 @@
 #include <string.h>
 
 #include "canary.h"
+#include "canary_run.h"
 #include "test_util.h"
 
-/* A run's options as far as the canaries read them: a thread's L2 of 256 KiB, an LLC of 2 MiB
- * and a cold region of 8 MiB, so each regime has a canary and all of them are quick. */
+/* The small run of canary_run.h; a failed profile is a failed check. */
 static struct run_opts small_run(int *cpu, int *node)
 {
 	struct run_opts o;
 
-	memset(&o, 0, sizeof o);
-	o.placement.ncpus = 1;
-	o.placement.cpu = cpu;
-	o.placement.node = node;
-	o.pages = PAGES_4K;
-	o.bind.kind = MEMBIND_LOCAL;
-	o.fill = 0xa5;
-	o.canary_period_s = 10;
-	o.l2_bytes = 256 << 10;
-	o.llc_bytes = 2 << 20;
-	o.cold_bytes = 8 << 20;
-	CHECK(quality_profile("vm", &o.quality), "the vm profile");
+	CHECK(canary_run(&o, cpu, node), "the vm profile");
 	return o;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "canary.h"
+#include "canary_run.h"
 #include "rows.h"
 #include "test_util.h"
 
@@ -37,17 +38,8 @@ int main(void)
 	const size_t at[] = { 0, 2, 3, 4 };
 	const double dram[] = { 1000, 1, 1000, 1000 }, quiet[] = { 1000, 1000, 1000, 1000 };
 
-	memset(&o, 0, sizeof o);
 	memset(slots, 0, sizeof slots);
-	o.placement.ncpus = 1;
-	o.placement.cpu = &cpu;
-	o.placement.node = &node;
-	o.fill = 0xa5;
-	o.canary_period_s = 10;
-	o.l2_bytes = 256 << 10;
-	o.llc_bytes = 2 << 20;
-	o.cold_bytes = 8 << 20;
-	CHECK(quality_profile("vm", &o.quality), "the vm profile");
+	CHECK(canary_run(&o, &cpu, &node), "the vm profile");
 	if (!canary_start(&c, &o, 4, err, sizeof err)) {
 		CHECK(0, "canary_start: %s", err);
 		return test_result("rows");
