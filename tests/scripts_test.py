@@ -463,6 +463,9 @@ def part_settings(tmp):
                     if re.search(r"[\"']%s[\"']\s*:\s*[\"']%s[\"']" % (re.escape(col), re.escape(v)),
                                  text):
                         copies.append("%s: preset %s's %s %s" % (path, row[0], col, v))
+            for m in re.finditer(r"\b(cv_max|cpu_share_min|drift_band|skew_max|batch_ns_min)"
+                                 r"[\"']?\s*[=:]\s*[\"']?\d", text):
+                copies.append("%s: a quality limit %s" % (path, m.group(0)))
             for v in ('"165"', '"100000"', '"0.25"', '"0.05"'):
                 if re.search(r"(?:default|Setting)\b[^\n]*%s" % re.escape(v), text):
                     copies.append("%s: a default value %s" % (path, v))
