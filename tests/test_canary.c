@@ -12,31 +12,22 @@
 
 #include "canary.h"
 #include "canary_run.h"
+#include "sweep_scaled.h"
 #include "test_util.h"
-
-/* The small run of canary_run.h; a failed profile is a failed check. */
-static struct run_opts small_run(int *cpu, int *node)
-{
-	struct run_opts o;
-
-	CHECK(canary_run(&o, cpu, node), "the vm profile");
-	return o;
-}
 
 static void test_bytes(void)
 {
-	int cpu = 0, node = 0;
-	struct run_opts o = small_run(&cpu, &node);
+	struct canary_config cfg = canary_run();
 
-	CHECK(canary_bytes(&o, CANARY_L2) == 128 << 10, "L2 canary: half a thread's L2");
-	CHECK(canary_bytes(&o, CANARY_LLC) == 1 << 20, "LLC canary: half its LLC");
-	CHECK(canary_bytes(&o, CANARY_DRAM) == 8 << 20, "DRAM canary: the cold region");
-	o.llc_bytes = 512 << 10;
-	CHECK(canary_bytes(&o, CANARY_LLC) == 0, "no LLC canary when half the LLC fits the L2");
-	o.cold_bytes = 3ull << 30;
-	CHECK(canary_bytes(&o, CANARY_DRAM) == CANARY_MAX_BYTES, "DRAM canary at most 1 GiB");
-	o.cold_bytes = (8 << 20) + 100;
-	CHECK(canary_bytes(&o, CANARY_DRAM) == (8 << 20) + 64, "whole lines only");
+	CHECK(canary_bytes(&cfg, CANARY_L2) == 128 << 10, "L2 canary: half a thread's L2");
+	CHECK(canary_bytes(&cfg, CANARY_LLC) == 1 << 20, "LLC canary: half its LLC");
+	CHECK(canary_bytes(&cfg, CANARY_DRAM) == 8 << 20, "DRAM canary: the cold region");
+	cfg.llc_bytes = 512 << 10;
+	CHECK(canary_bytes(&cfg, CANARY_LLC) == 0, "no LLC canary when half the LLC fits the L2");
+	cfg.cold_bytes = 3ull << 30;
+	CHECK(canary_bytes(&cfg, CANARY_DRAM) == CANARY_MAX_BYTES, "DRAM canary at most 1 GiB");
+	cfg.cold_bytes = (8 << 20) + 100;
+	CHECK(canary_bytes(&cfg, CANARY_DRAM) == (8 << 20) + 64, "whole lines only");
 	CHECK(canary_regime_of(R_DRAM) == CANARY_DRAM && canary_regime_of(R_L3) == CANARY_LLC &&
 	      canary_regime_of(R_L1D) == CANARY_L2 && canary_regime_of(R_L2) == CANARY_L2,
 	      "each regime's judge");
@@ -66,12 +57,11 @@ static const char *summary_line(const struct canary *c, const char *key, char *b
 
 static void test_windows(void)
 {
-	int cpu = 0, node = 0;
-	struct run_opts o = small_run(&cpu, &node);
+	struct canary_config cfg = canary_run();
 	struct canary c;
 	char err[256], buf[256];
 
-	if (!canary_start(&c, &o, 90, err, sizeof err)) {
+	if (!canary_start(&c, &cfg, 90, err, sizeof err)) {
 		CHECK(0, "canary_start: %s", err);
 		return;
 	}
@@ -112,13 +102,12 @@ static void test_windows(void)
  * measurements, and only those: 9 measurements, the third from 3 to 6. */
 static void test_inject(void)
 {
-	int cpu = 0, node = 0;
-	struct run_opts o = small_run(&cpu, &node);
+	struct canary_config cfg = canary_run();
 	struct canary c;
 	char err[256];
 
-	o.drift_pct = 900; /* each bent pass lasts 10 x its real time */
-	if (!canary_start(&c, &o, 9, err, sizeof err)) {
+	cfg.drift_pct = 900; /* each bent pass lasts 10 x its real time */
+	if (!canary_start(&c, &cfg, 9, err, sizeof err)) {
 		CHECK(0, "canary_start: %s", err);
 		return;
 	}

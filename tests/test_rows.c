@@ -25,8 +25,7 @@ static void set_series(struct canary *c, int r, const double *gbps, const size_t
 
 int main(void)
 {
-	int cpu = 0, node = 0;
-	struct run_opts o;
+	struct canary_config cfg = canary_run();
 	struct canary c;
 	char err[256];
 	/* four points measured once each, in this order: an L2 point, two DRAM ones, an LLC one */
@@ -39,8 +38,7 @@ int main(void)
 	const double dram[] = { 1000, 1, 1000, 1000 }, quiet[] = { 1000, 1000, 1000, 1000 };
 
 	memset(slots, 0, sizeof slots);
-	CHECK(canary_run(&o, &cpu, &node), "the vm profile");
-	if (!canary_start(&c, &o, 4, err, sizeof err)) {
+	if (!canary_start(&c, &cfg, 4, err, sizeof err)) {
 		CHECK(0, "canary_start: %s", err);
 		return test_result("rows");
 	}

@@ -60,6 +60,7 @@ static bool memory_fits(const struct run_opts *o, const struct point *pts, const
 {
 	unsigned long long need, have, unit;
 	struct point *seq = malloc((n ? n : 1) * sizeof *seq);
+	struct canary_config cfg;
 	struct footprint f;
 	bool ok;
 
@@ -72,9 +73,10 @@ static bool memory_fits(const struct run_opts *o, const struct point *pts, const
 		return false;
 	}
 	need = f.peak_bytes;
+	cfg = canary_config_of(o);
 	for (int r = 0; o->canary && r < CANARY_REGIMES; r++)
-		if (canary_bytes(o, (enum canary_regime)r))
-			need += buffer_footprint(canary_bytes(o, (enum canary_regime)r), o->pages);
+		if (canary_bytes(&cfg, (enum canary_regime)r))
+			need += buffer_footprint(canary_bytes(&cfg, (enum canary_regime)r), o->pages);
 	footprint_free(&f);
 	if (o->pages == PAGES_HUGETLB) {
 		unit = hugetlb_page_bytes();
@@ -480,6 +482,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	struct outfiles of;
 	struct pool pool;
 	struct measure_env env = { 0 };
+	struct canary_config cfg;
 	struct sweep_notes notes;
 	struct rows_out w = { 0 };
 	char cycles_note[200], err[256], *meta;
@@ -545,7 +548,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench run: out of memory for the threads' plans\n");
 		return abandon(&of, &pool, &env);
 	}
-	if (o->canary && !canary_start(&mem->canary, o, mem->norder, err, sizeof err)) {
+	cfg = canary_config_of(o);
+	if (o->canary && !canary_start(&mem->canary, &cfg, mem->norder, err, sizeof err)) {
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}

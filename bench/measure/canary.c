@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "opts.h"
 #include "stats.h"
 #include "tsc.h"
 
@@ -16,46 +17,52 @@ static const char *const regime_key[CANARY_REGIMES] = {
 	[CANARY_L2] = "canary_l2", [CANARY_LLC] = "canary_llc", [CANARY_DRAM] = "canary",
 };
 
-enum canary_regime canary_regime_of(enum regime r)
+struct canary_config canary_config_of(const struct run_opts *o)
 {
-	return r == R_DRAM ? CANARY_DRAM : r == R_L3 ? CANARY_LLC : CANARY_L2;
+	return (struct canary_config){
+		.cpu = o->placement.cpu[0], .node = o->placement.node[0], .fill = o->fill,
+		.band = o->quality.drift_band, .period_s = o->canary_period_s,
+		.drift_pct = o->drift_pct, .l2_bytes = o->l2_bytes, .llc_bytes = o->llc_bytes,
+		.cold_bytes = o->cold_bytes, .pages = o->pages, .bind = o->bind,
+	};
 }
 
-size_t canary_bytes(const struct run_opts *o, enum canary_regime regime)
+size_t canary_bytes(const struct canary_config *cfg, enum canary_regime regime)
 {
-	unsigned long long b = regime == CANARY_L2 ? o->l2_bytes / 2 :
-			       regime == CANARY_LLC ? (o->llc_bytes / 2 > o->l2_bytes ?
-						       o->llc_bytes / 2 : 0) :
-			       o->cold_bytes < CANARY_MAX_BYTES ? o->cold_bytes : CANARY_MAX_BYTES;
+	unsigned long long b = regime == CANARY_L2 ? cfg->l2_bytes / 2 :
+			       regime == CANARY_LLC ? (cfg->llc_bytes / 2 > cfg->l2_bytes ?
+						       cfg->llc_bytes / 2 : 0) :
+			       cfg->cold_bytes < CANARY_MAX_BYTES ? cfg->cold_bytes :
+								    CANARY_MAX_BYTES;
 
 	return (size_t)(b / 64 * 64);
 }
 
-bool canary_start(struct canary *c, const struct run_opts *o, size_t measurements, char *err,
-		  size_t len)
+bool canary_start(struct canary *c, const struct canary_config *cfg, size_t measurements,
+		  char *err, size_t len)
 {
 	memset(c, 0, sizeof *c);
 	c->k = kernel_find(CANARY_KERNEL);
-	c->cpu = o->placement.cpu[0];
-	c->fill = o->fill;
-	c->band = o->quality.drift_band;
-	c->period_ns = (uint64_t)(o->canary_period_s * 1e9);
+	c->cpu = cfg->cpu;
+	c->fill = cfg->fill;
+	c->band = cfg->band;
+	c->period_ns = (uint64_t)(cfg->period_s * 1e9);
 	c->tick_ns = (uint64_t)CANARY_TICK_MS * 1000000;
-	c->drift_pct = o->drift_pct;
+	c->drift_pct = cfg->drift_pct;
 	c->drift_from = measurements / 3;
 	c->drift_to = measurements - measurements / 3;
 	for (int r = 0; r < CANARY_REGIMES; r++) {
 		struct canary_series *s = &c->r[r];
 
 		s->key = regime_key[r];
-		s->bytes = canary_bytes(o, (enum canary_regime)r);
+		s->bytes = canary_bytes(cfg, (enum canary_regime)r);
 		if (!s->bytes)
 			continue;
 		/* DRAM: one call a pass, as ever; a cache canary's call lasts microseconds */
 		s->calls = r == CANARY_DRAM || s->bytes >= CANARY_PASS_BYTES ?
 				   1 : (unsigned)((CANARY_PASS_BYTES + s->bytes - 1) / s->bytes);
 		s->warm = r != CANARY_DRAM;
-		if (!buffer_alloc(&s->buf, s->bytes, o->pages, o->bind, o->placement.node[0], err, len))
+		if (!buffer_alloc(&s->buf, s->bytes, cfg->pages, cfg->bind, cfg->node, err, len))
 			return false;
 		/* first touch now, so no sample pays for page faults */
 		memset(s->buf.region, (int)c->fill, s->bytes);

@@ -18,19 +18,33 @@
 
 #include "buffer.h"
 #include "canary_rules.h"
-#include "opts.h"
-#include "sweep_scaled.h"
+
+struct run_opts;
 
 /* The regimes a canary judges: points whose per-thread working set lies in a thread's L1d or
- * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_regime). */
+ * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_regime, canary_regime_of). */
 enum canary_regime { CANARY_L2, CANARY_LLC, CANARY_DRAM, CANARY_REGIMES };
 
-/* The canary that judges a point of regime r (sweep_scaled.h: point_regime). */
-enum canary_regime canary_regime_of(enum regime r);
+/* What the canaries take of a run: canary_config_of(o), or a test's own. */
+struct canary_config {
+	int cpu, node;               /* the placement's first CPU (pool thread 0) and its node */
+	unsigned fill;               /* byte stored: the run's --fill */
+	double band;                 /* --drift-band: out of band beyond ref x (1 +- band) */
+	double period_s;             /* --canary-period: seconds between two samples */
+	double drift_pct;            /* --inject-drift: the DRAM canary's middle third this % slower */
+	unsigned long long l2_bytes; /* one thread's L2 and LLC (0: unknown) and cold's region: the */
+	unsigned long long llc_bytes; /* sizes of the three canaries */
+	unsigned long long cold_bytes;
+	enum page_policy pages;      /* --pages and --membind of the run's buffers */
+	struct membind bind;
+};
+
+/* The canaries' settings of run o. */
+struct canary_config canary_config_of(const struct run_opts *o);
 
 /* One sample of a series. */
 struct canary_sample {
-	double t_s;  /* seconds since the canaries started (the run's first point) */
+	double t_s;      /* seconds since the canaries started (the run's first point) */
 	double gbps;     /* median of its window's timed passes, 1e9 bytes/s */
 	size_t at;       /* measurements of the sweep done before it: it closes their window */
 	unsigned passes; /* passes it is the median of */
@@ -71,10 +85,10 @@ struct canary {
 	struct canary_series r[CANARY_REGIMES];
 };
 
-/* Bytes of regime's canary call for o, 0 when that regime is not sampled: half a thread's L2
- * (L2), half its LLC when that is more than its L2 (LLC), 4 x its LLC share, cold's region and
- * DRAM-bound whatever the prefetchers do, at most CANARY_MAX_BYTES (DRAM). */
-size_t canary_bytes(const struct run_opts *o, enum canary_regime regime);
+/* Bytes of regime's canary call under cfg, 0 when that regime is not sampled: half a thread's
+ * L2 (L2), half its LLC when that is more than its L2 (LLC), 4 x its LLC share, cold's region
+ * and DRAM-bound whatever the prefetchers do, at most CANARY_MAX_BYTES (DRAM). */
+size_t canary_bytes(const struct canary_config *cfg, enum canary_regime regime);
 
 /*
  * Allocate and first-touch the buffers on the calling thread (pinned to the placement's first
@@ -82,8 +96,8 @@ size_t canary_bytes(const struct run_opts *o, enum canary_regime regime);
  * plans (--rounds x points), whose middle third --inject-drift bends.  false + err when memory
  * is short.
  */
-bool canary_start(struct canary *c, const struct run_opts *o, size_t measurements, char *err,
-		  size_t len);
+bool canary_start(struct canary *c, const struct canary_config *cfg, size_t measurements,
+		  char *err, size_t len);
 
 /* Whether a period has passed since the last samples. */
 bool canary_due(const struct canary *c);

@@ -106,3 +106,8 @@ void scaled_row(struct csv_row *row, const struct run_opts *o, const struct poin
 	csv_set(row, COL_l2_threads, "%u", a->ts.cache[TOPO_L2].threads_max);
 	csv_set(row, COL_l3_threads, "%u", a->ts.cache[TOPO_L3].threads_max);
 }
+
+enum canary_regime canary_regime_of(enum regime r)
+{
+	return r == R_DRAM ? CANARY_DRAM : r == R_L3 ? CANARY_LLC : CANARY_L2;
+}

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "canary.h"
 #include "csv.h"
 #include "opts.h"
 #include "sweep.h"
@@ -23,6 +24,9 @@ extern const char *const regime_name[];
 
 /* The cache a thread's working set fits in (random offsets: beyond L1d at least), by a's shares. */
 enum regime point_regime(const struct point *p, const struct scaled_axes *a);
+
+/* The drift canary that judges a point of regime r (canary.h). */
+enum canary_regime canary_regime_of(enum regime r);
 
 /* The axes of the thread count threads (one of o->threads). */
 const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads);
