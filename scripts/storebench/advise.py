@@ -8,6 +8,7 @@ report (text, CSV with provenance, plot).  Nothing unverified is recommended."""
 import argparse
 import datetime
 import os
+import statistics
 import sys
 import time
 
@@ -581,7 +582,7 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
                 pts = {}
                 for s in measured[0][setting]:
                     vals = [r[setting].get(s) for r in measured if r[setting].get(s)]
-                    pts[s] = av.median(vals) if vals else None
+                    pts[s] = statistics.median(vals) if vals else None
                 series.insert(0 if setting == "default" else 1,
                               ("memset %s" % setting, pts, set()))
         lines = []

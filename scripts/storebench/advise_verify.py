@@ -13,6 +13,7 @@ is a loss, and `noise` otherwise.
 """
 
 import math
+import statistics
 
 from storebench import advise_measure as am
 from storebench.rows import ival, num
@@ -62,12 +63,6 @@ def _span(values):
     if len(vals) >= 5:
         vals = vals[1:-1]
     return vals[0], vals[-1]
-
-
-def median(values):
-    vals = sorted(values)
-    n = len(vals)
-    return (vals[n // 2] if n % 2 else (vals[n // 2 - 1] + vals[n // 2]) / 2) if n else None
 
 
 def run_rounds(exe, folder, classes, threads, advised, rounds, min_time, default=None,
@@ -121,6 +116,6 @@ def summarize(classes, measured):
         verdict = "gain" if lo > 1 and change > 0 else "loss" if hi < 1 and change < 0 else "noise"
         table.append({"name": name, "kind": kind, "tag": tag, "sizes": sizes,
                       "default": geomean(d_all), "advised": geomean(a_all), "change": change,
-                      "gain": median(per_round) - 1, "low": lo - 1, "high": hi - 1,
+                      "gain": statistics.median(per_round) - 1, "low": lo - 1, "high": hi - 1,
                       "verdict": verdict, "rounds": len(per_round)})
     return table
