@@ -99,7 +99,8 @@ int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *
 /*
  * The options argv would give without its option skip, the rest as given: what that option's
  * setting is by default in this run (the preset's or the option's default, or derived from the
- * rest).  Returns opts_parse's codes; o is opts_free'd like any other.
+ * rest; skip OPT_COUNT: none, as opts_parse).  Returns opts_parse's codes; o is opts_free'd
+ * like any other.
  */
 int opts_parse_without(int argc, char **argv, const struct machine *m, enum option_id skip,
 		       struct run_opts *o);

@@ -167,6 +167,7 @@ static void settings_defaults(FILE *m, const char *have, int argc, char **argv,
 {
 	const char *given[OPT_COUNT];
 	size_t n = sizeof setting_key / sizeof setting_key[0];
+	struct run_opts d;
 
 	fputs("settings_keys=canary", m);
 	for (size_t i = 0; i < n; i++)
@@ -174,32 +175,26 @@ static void settings_defaults(FILE *m, const char *have, int argc, char **argv,
 	fputc('\n', m);
 	if (options_collect(argc, argv, given))
 		return;
-	for (size_t i = 0; i <= n; i++) {
-		enum option_id opt = i < n ? setting_key[i].opt : OPT_canary;
-		struct run_opts d;
+	if (given[OPT_canary] && !opts_parse_without(argc, argv, mach, OPT_canary, &d) &&
+	    d.canary != o->canary)
+		fprintf(m, "default_canary=%s\n", d.canary ? "on" : "off");
+	if (given[OPT_canary])
+		opts_free(&d);
+	for (size_t i = 0; i < n; i++) {
 		char *text = NULL;
 		size_t len = 0, la = 0, lb = 0;
-		const char *a, *b;
+		const char *a, *b = NULL;
 		FILE *t;
 
-		if (!given[opt] || opts_parse_without(argc, argv, mach, opt, &d)) {
-			if (given[opt])
-				opts_free(&d);
+		if (!given[setting_key[i].opt])
 			continue;
-		}
-		if (i == n) {
-			if (d.canary != o->canary)
-				fprintf(m, "default_canary=%s\n", d.canary ? "on" : "off");
-			opts_free(&d);
-			continue;
-		}
-		t = open_memstream(&text, &len);
-		if (t) {
+		if (!opts_parse_without(argc, argv, mach, setting_key[i].opt, &d) &&
+		    (t = open_memstream(&text, &len))) {
 			run_keys(t, argc, argv, mach, &d, of, now, tsc_hz, cycles_note);
 			fclose(t);
+			b = find_key(text, setting_key[i].key, &lb);
 		}
 		a = find_key(have, setting_key[i].key, &la);
-		b = text ? find_key(text, setting_key[i].key, &lb) : NULL;
 		if (a && b && (la != lb || strncmp(a, b, la)))
 			fprintf(m, "default_%.*s\n", (int)lb, b);
 		free(text);
