@@ -89,10 +89,10 @@ static void test_windows(void)
 	      !strcmp(summary_line(&c, "canary_llc_passes", buf, sizeof buf), "3,7"),
 	      "the summary's passes per sample: %s", buf);
 	/* the band: a share of the ref either side; two samples sit either side of their mean */
-	c.band = 0;
+	c.cfg.band = 0;
 	CHECK(canary_out(&c, CANARY_DRAM, 1) || c.r[CANARY_DRAM].s[1].gbps ==
 	      c.r[CANARY_DRAM].ref, "band 0: a sample off the ref is out");
-	c.band = 0.99;
+	c.cfg.band = 0.99;
 	CHECK(!canary_out(&c, CANARY_DRAM, 0) && !canary_out(&c, CANARY_DRAM, 1),
 	      "a band of 99 %% holds two samples of one quiet machine");
 	canary_free(&c);

@@ -43,12 +43,9 @@ bool canary_start(struct canary *c, const struct canary_config *cfg, size_t meas
 {
 	memset(c, 0, sizeof *c);
 	c->k = kernel_find(CANARY_KERNEL);
-	c->cpu = cfg->cpu;
-	c->fill = cfg->fill;
-	c->band = cfg->band;
+	c->cfg = *cfg;
 	c->period_ns = (uint64_t)(cfg->period_s * 1e9);
 	c->tick_ns = (uint64_t)CANARY_TICK_MS * 1000000;
-	c->drift_pct = cfg->drift_pct;
 	c->drift_from = measurements / 3;
 	c->drift_to = measurements - measurements / 3;
 	for (int r = 0; r < CANARY_REGIMES; r++) {
@@ -65,7 +62,7 @@ bool canary_start(struct canary *c, const struct canary_config *cfg, size_t meas
 		if (!buffer_alloc(&s->buf, s->bytes, cfg->pages, cfg->bind, cfg->node, err, len))
 			return false;
 		/* first touch now, so no sample pays for page faults */
-		memset(s->buf.region, (int)c->fill, s->bytes);
+		memset(s->buf.region, (int)c->cfg.fill, s->bytes);
 	}
 	c->t0_ns = mono_ns();
 	return canary_sample(c, 0);
@@ -82,13 +79,13 @@ static double pass_gbps(const struct canary *c, const struct canary_series *s, b
 	uint64_t t0, t;
 
 	if (s->warm)
-		c->k->fn(s->buf.region, (int)c->fill, s->bytes);
+		c->k->fn(s->buf.region, (int)c->cfg.fill, s->bytes);
 	t0 = mono_ns();
 	for (unsigned k = 0; k < s->calls; k++)
-		c->k->fn(s->buf.region, (int)c->fill, s->bytes);
+		c->k->fn(s->buf.region, (int)c->cfg.fill, s->bytes);
 	t = mono_ns() - t0;
 	/* a known slowdown of the canary alone: real time spent, inside its timed pass */
-	for (uint64_t until = t + (uint64_t)((double)t * c->drift_pct / 100); bent && t < until;)
+	for (uint64_t until = t + (uint64_t)((double)t * c->cfg.drift_pct / 100); bent && t < until;)
 		t = mono_ns() - t0;
 	return (double)s->bytes * s->calls / (double)(t ? t : 1);
 }
@@ -112,7 +109,7 @@ static bool window_pass(const struct canary *c, struct canary_series *s, bool be
 /* Whether measurement at lies in --inject-drift's bent third. */
 static bool bent_at(const struct canary *c, size_t at)
 {
-	return c->drift_pct > 0 && at > c->drift_from && at < c->drift_to;
+	return c->cfg.drift_pct > 0 && at > c->drift_from && at < c->drift_to;
 }
 
 bool canary_tick_due(const struct canary *c)
@@ -195,7 +192,7 @@ bool canary_out(const struct canary *c, enum canary_regime regime, size_t i)
 {
 	double r = c->r[regime].s[i].gbps / c->r[regime].ref;
 
-	return r < 1 - c->band || r > 1 + c->band;
+	return r < 1 - c->cfg.band || r > 1 + c->cfg.band;
 }
 
 void canary_settings(FILE *out, const char *prefix, const struct canary *c)
@@ -207,10 +204,10 @@ void canary_settings(FILE *out, const char *prefix, const struct canary *c)
 	fprintf(out, "%scanary_call_bytes=%zu\n", prefix, d->bytes);
 	fprintf(out, "%scanary_ws_bytes=%zu\n", prefix, d->bytes);
 	fprintf(out, "%scanary_threads=1\n", prefix);
-	fprintf(out, "%scanary_cpu=%d\n", prefix, c->cpu);
+	fprintf(out, "%scanary_cpu=%d\n", prefix, c->cfg.cpu);
 	fprintf(out, "%scanary_period_s=%g\n", prefix, (double)c->period_ns / 1e9);
 	fprintf(out, "%scanary_tick_s=%g\n", prefix, CANARY_TICK_MS / 1e3);
-	fprintf(out, "%scanary_band=%g\n", prefix, c->band);
+	fprintf(out, "%scanary_band=%g\n", prefix, c->cfg.band);
 	fprintf(out, "%scanary_start_gbps=%.4g\n", prefix, d->n ? d->s[0].gbps : 0.0);
 	for (int r = 0; r < CANARY_DRAM; r++) {
 		const struct canary_series *s = &c->r[r];

@@ -70,18 +70,14 @@ struct canary_series {
 
 struct canary {
 	const struct kernel *k;    /* CANARY_KERNEL from the kernel table */
-	int cpu;                   /* where they run: the placement's first CPU (pool thread 0) */
-	unsigned fill;             /* byte stored: the run's --fill */
-	double band;               /* a sample outside ref x (1 +- band) is out of band */
+	struct canary_config cfg;  /* what they were started with: CPU, fill, band, injection */
 	uint64_t period_ns;        /* between two samples */
 	uint64_t t0_ns, last_ns;   /* when they started and when they last sampled (mono_ns) */
 	uint64_t last_tick_ns;     /* when they last took a pass, at a tick or a sample */
 	uint64_t tick_ns;          /* between two ticks: CANARY_TICK_MS, or CANARY_TICK_SHARE x
 				    * the last tick's time when that is longer */
-	double drift_pct;          /* --inject-drift: the DRAM canary's samples taken after
-				    * measurement drift_from and before drift_to busy-wait this % of
-				    * their time, timed */
-	size_t drift_from, drift_to; /* the middle third of the planned measurements */
+	size_t drift_from, drift_to; /* the middle third of the planned measurements, whose DRAM
+				      * passes cfg.drift_pct bends */
 	struct canary_series r[CANARY_REGIMES];
 };
 
