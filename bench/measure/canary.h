@@ -57,9 +57,9 @@ struct canary_series {
 	size_t bytes;              /* bytes per call = the working set, one thread; 0: not sampled */
 	unsigned calls;            /* calls per timed pass, so a pass stores CANARY_PASS_BYTES */
 	bool warm;                 /* a cache regime's: an untimed call before each pass brings its
-				    * buffer back from wherever the sweep's points pushed it (a tick's
-				    * LLC pass read 35 GB/s cold against 80-110 warm on the Turin
-				    * guest) */
+				    * buffer back from wherever the sweep's points pushed it (cold,
+				    * the LLC canary's windows read 30-44 GB/s in quiet quick runs on
+				    * the Turin guest; warmed, and after the DRAM pass, 40-61) */
 	double ref;                /* the median of the samples so far: a low or high first one
 				    * does not move the band (it once flagged a whole run) */
 	struct canary_sample *s;   /* the series, s[0] the starting sample */
