@@ -102,7 +102,7 @@ def run(d, name, args, during=None):
 
 
 def shares(doc):
-    """point name (kernel/call:N/ws:N/threads:T) -> the CPU share of each of its repetitions."""
+    """a point's name up to its rw field -> the CPU share of each of its repetitions."""
     out = {}
     for b in doc["benchmarks"]:
         if b.get("run_type") == "iteration" and "cpu_share" in b:
@@ -144,8 +144,8 @@ def consistent(name, meta, rows, share):
                   f"{name}: {r['call_bytes']}/{r['threads']}: {reason} is {reason in got} with "
                   f"{value} against limit {limit}")
         if rounds > 1 and int(r["samples"] or 0) >= MIN_SAMPLES:
-            point = "%s/call:%s/ws:%s/threads:%s" % (r["kernel"], r["call_bytes"], r["ws_bytes"],
-                                                     r["threads"])
+            point = r["point"].split("/rw:")[0]
+            check(point in share, f"{name}: {r['point']} has no repetitions in the JSON")
             agree("shared_cpu", str(statistics.median(share.get(point, [1.0]))),
                   lim["cpu_share_min"], True, 0.0006)
         else:

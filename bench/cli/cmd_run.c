@@ -138,8 +138,7 @@ struct run_mem {
 	size_t norder;            /* entries of order: rounds x npts, plus the adaptive rounds' */
 	uint64_t rng;             /* where the adaptive rounds go on drawing their order */
 	unsigned char *regime;    /* per point: the enum canary_regime of the canary judging it */
-	struct point_slot *slots; /* npts of them */
-	struct csv_row *row;      /* one row's fields (too large for the stack many times over) */
+	struct point_slot *slots; /* npts of them, each with its point's identity columns */
 	char *meta;               /* the run's metadata, until the preamble is written */
 	struct canary canary;     /* the drift canary, when --canary on */
 };
@@ -185,7 +184,7 @@ struct sweep_notes {
 
 /*
  * Everything before a file exists: the machine (this one, or a replayed one for --dry-run), the
- * options, the sweep into mem (its order, slots and row buffer too) and the memory check; the
+ * options, the sweep into mem (its order and slots too) and the memory check; the
  * dry run and --benchmark_list_tests end here.  Returns -1 to go on, else the exit status.
  */
 static int points_of(int argc, char **argv, struct machine *mach, struct run_opts *o,
@@ -237,13 +236,12 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 	}
 	mem->order = rounds_order(&mem->groups, o->rounds, o->seed, &mem->rng);
 	mem->norder = mem->npts * (size_t)o->rounds;
-	mem->slots = calloc(mem->npts, sizeof *mem->slots);
-	mem->row = malloc(sizeof *mem->row);
+	mem->slots = slots_new(mem->pts, mem->npts, o);
 	mem->regime = calloc(mem->npts, sizeof *mem->regime);
 	for (size_t i = 0; mem->regime && i < mem->npts; i++)
 		mem->regime[i] = canary_regime_of(point_regime(&mem->pts[i],
 							       axes_at(o, mem->pts[i].threads)));
-	if (!mem->order || !mem->slots || !mem->row || !mem->regime) {
+	if (!mem->order || !mem->slots || !mem->regime) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		return 1;
 	}
@@ -349,7 +347,6 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	const struct point *p = &mem->pts[i];
 	struct point_slot *slot = &mem->slots[i];
 	struct point_result res;
-	char *packed;
 	int rc;
 
 	if (slot->failed)
@@ -360,17 +357,11 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	progress_point(r, i_round, p->name, point_weight(p));
 	env->stall = k == 0 && o->stall_ms > 0;
 	env->round = r;
-	rc = measure_point(env, p, &slot->hist, mem->row, &res);
+	rc = measure_point(env, p, &slot->hist, &res);
 	if (rc < 0)
 		return -1;
-	scaled_row(mem->row, o, p);
-	packed = csv_row_pack(mem->row);
-	if (!packed) {
-		fprintf(stderr, "storebench run: out of memory\n");
-		return -1;
-	}
-	free(slot->row);
-	slot->row = packed;
+	slot->stats = res.stats;
+	slot->measured = true;
 	/* over rounds, cv, outlier, shared_cpu and skew are judged again over all of them each
 	 * round (measure.h) */
 	if (o->rounds > 1)
@@ -553,7 +544,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}
-	w = (struct rows_out){ .of = &of, .slots = mem->slots, .nslots = mem->npts, .row = mem->row,
+	w = (struct rows_out){ .of = &of, .slots = mem->slots, .nslots = mem->npts,
 			       .cmp = o->rounds > 1 ? &mem->cmp : NULL };
 	if (!rows_start(&w, meta, o->canary ? &mem->canary : NULL)) {
 		pool_stop(&pool);
@@ -618,7 +609,6 @@ int cmd_run(int argc, char **argv)
 	groups_free(&mem.groups);
 	canary_free(&mem.canary);
 	free(mem.meta);
-	free(mem.row);
 	free(mem.order);
 	free(mem.regime);
 	free(mem.pts);

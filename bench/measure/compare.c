@@ -200,32 +200,3 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 	free(tmp);
 	return true;
 }
-
-static void pair_columns(const struct pair *p, enum csv_col ratio, enum csv_col lo, enum csv_col hi,
-			 enum csv_col verdict, struct csv_row *row)
-{
-	if (p->verdict == VERDICT_NONE)
-		return;
-	if (!isnan(p->ratio))
-		csv_set(row, ratio, "%.4f", p->ratio);
-	if (!isnan(p->lo)) {
-		csv_set(row, lo, "%.4f", p->lo);
-		csv_set(row, hi, "%.4f", p->hi);
-	}
-	csv_set(row, verdict, "%s", verdict_name[p->verdict]);
-}
-
-void compare_columns(const struct compare *c, size_t i, struct csv_row *row)
-{
-	const struct compare_point *p = &c->pt[i];
-
-	if (!p->rank)
-		return;
-	csv_set(row, COL_group_rank, "%u", p->rank);
-	if (p->next.verdict != VERDICT_NONE)
-		csv_set(row, COL_vs_next_kernel, "%s", c->pts[p->next.other].k->name);
-	pair_columns(&p->next, COL_vs_next_ratio, COL_vs_next_ci_low, COL_vs_next_ci_high,
-		     COL_vs_next_verdict, row);
-	pair_columns(&p->memset, COL_vs_memset_ratio, COL_vs_memset_ci_low, COL_vs_memset_ci_high,
-		     COL_vs_memset_verdict, row);
-}

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "csv.h"
 #include "groups.h"
 #include "point_history.h"
 
@@ -71,9 +70,6 @@ void compare_free(struct compare *c);
  * whether the rounds allow pairs at all.  false when out of memory.
  */
 bool compare_update(struct compare *c, const struct point_history *const *hist, bool paired);
-
-/* Point i's group_rank and vs_* columns (left empty where there is nothing to say). */
-void compare_columns(const struct compare *c, size_t i, struct csv_row *row);
 
 /* The verdict of a ratio interval [lo, hi] against 1 +- band (undecided without an interval). */
 enum verdict compare_verdict(double lo, double hi, double band);

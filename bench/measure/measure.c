@@ -429,11 +429,10 @@ static void verify_failed(const struct measure_env *env, const struct point *p)
 	}
 }
 
-static void set_stat(struct csv_row *row, enum csv_col c, const struct run_state *rs, int k,
-		     double v)
+/* Counter k's statistic v, or NAN when the reporter never gave that counter. */
+static double stat_of(const struct run_state *rs, int k, double v)
 {
-	if (rs->have[k])
-		csv_set(row, c, "%.6g", v);
+	return rs->have[k] ? v : NAN;
 }
 
 /*
@@ -477,70 +476,59 @@ static double read_share(const struct run_state *rs)
 }
 
 /* samples, gbps_ci_low and gbps_ci_high: the interval of the median over the point's samples. */
-static void interval_columns(const struct point_history *h, struct csv_row *row)
+static void interval_of(const struct point_history *h, struct point_stats *st)
 {
-	double *x = malloc((size_t)(h->nrep > 0 ? h->nrep : 1) * sizeof *x), median, lo, hi;
-	int n;
+	double *x = malloc((size_t)(h->nrep > 0 ? h->nrep : 1) * sizeof *x), median;
 
 	if (!x)
 		return;
-	n = point_history_samples(h, C_GBPS, x);
-	csv_set(row, COL_samples, "%d", n);
-	if (stats_median_ci(x, (size_t)n, MEDIAN_CI_LEVEL, &median, &lo, &hi)) {
-		csv_set(row, COL_gbps_ci_low, "%.6g", lo);
-		csv_set(row, COL_gbps_ci_high, "%.6g", hi);
-	}
+	st->samples = point_history_samples(h, C_GBPS, x);
+	if (!stats_median_ci(x, (size_t)st->samples, MEDIAN_CI_LEVEL, &median, &st->gbps_ci_low,
+			     &st->gbps_ci_high))
+		st->gbps_ci_low = st->gbps_ci_high = NAN;
 	free(x);
 }
 
-static void fill_row(const struct measure_env *env, const struct point *p,
-		     const struct run_state *rs, bool measured, struct csv_row *row)
+/* The point's numbers from what the reporter saw; measured: verified, with GB/s reported. */
+static void stats_of(const struct run_state *rs, bool measured, struct point_stats *st)
 {
-	const struct run_opts *o = env->o;
 	const struct rep_stat *g = &rs->st[C_GBPS];
 	double share = read_share(rs);
 
-	csv_row_clear(row);
-	point_columns(p, o, row);
-	csv_set(row, COL_placement, "%s", o->placement.spec);
-	csv_set(row, COL_membind, "%s", o->membind_name);
-	csv_set(row, COL_pages, "%s", page_policy_name[o->pages]);
-	csv_set(row, COL_fill_byte, "%u", o->fill);
-	csv_set(row, COL_repetitions, "%d", rs->repetitions);
-	if (rs->seen)
-		csv_set(row, COL_iterations, "%lld", (long long)rs->batches);
-	csv_set(row, COL_calls_per_batch, "%llu", (unsigned long long)rs->calls_per_thread);
-	/* split readers read a little more or less each batch: their mean over the timed batches */
-	csv_set(row, COL_read_bytes, "%llu", (unsigned long long)rs->read_bytes +
-		(rs->until_batches ? (rs->until_read + rs->until_batches / 2) / rs->until_batches : 0));
-	csv_set(row, COL_write_bytes, "%llu", (unsigned long long)rs->write_bytes);
-	csv_set(row, COL_rounds, "%d", rs->hist->rounds);
-	if (!measured) {
-		csv_set(row, COL_verified, "failed");
+	*st = (struct point_stats){
+		.verified = measured, .repetitions = rs->repetitions,
+		.iterations = rs->seen ? rs->batches : -1, .calls_per_batch = rs->calls_per_thread,
+		/* split readers read a little more or less each batch: their mean over the batches */
+		.read_bytes = rs->read_bytes + (rs->until_batches ? (rs->until_read +
+					rs->until_batches / 2) / rs->until_batches : 0),
+		.write_bytes = rs->write_bytes, .rounds = rs->hist->rounds,
+		.gbps_median = NAN, .gbps_mean = NAN, .gbps_min = NAN, .gbps_max = NAN,
+		.gbps_cv = NAN, .samples = -1, .gbps_ci_low = NAN, .gbps_ci_high = NAN,
+		.read_gbps = NAN, .write_gbps = NAN, .ns_per_call = NAN, .ticks_per_call = NAN,
+		.ticks_per_line = NAN, .cycles_per_call = NAN, .cpu_share_min = NAN,
+		.batch_ns = NAN, .start_skew_share = NAN,
+	};
+	if (!measured)
 		return;
-	}
-	set_stat(row, COL_gbps_median, rs, C_GBPS, g->median);
-	set_stat(row, COL_gbps_mean, rs, C_GBPS, g->mean);
-	set_stat(row, COL_gbps_min, rs, C_GBPS, g->min);
-	set_stat(row, COL_gbps_max, rs, C_GBPS, g->max);
+	st->gbps_median = stat_of(rs, C_GBPS, g->median);
+	st->gbps_mean = stat_of(rs, C_GBPS, g->mean);
+	st->gbps_min = stat_of(rs, C_GBPS, g->min);
+	st->gbps_max = stat_of(rs, C_GBPS, g->max);
 	if (g->have_cv)
-		csv_set(row, COL_gbps_cv, "%.4g", g->cv);
-	interval_columns(rs->hist, row);
+		st->gbps_cv = g->cv;
+	interval_of(rs->hist, st);
 	/* read and write share the makespan, so each is the total scaled by its byte share */
-	set_stat(row, COL_read_gbps, rs, C_GBPS, g->median * share);
-	set_stat(row, COL_write_gbps, rs, C_GBPS, g->median - g->median * share);
-	set_stat(row, COL_total_gbps, rs, C_GBPS, g->median);
-	set_stat(row, COL_ns_per_call_median, rs, C_NS_CALL, rs->st[C_NS_CALL].median);
-	set_stat(row, COL_ticks_per_call_median, rs, C_TICKS_CALL, rs->st[C_TICKS_CALL].median);
-	set_stat(row, COL_ticks_per_line_median, rs, C_TICKS_LINE, rs->st[C_TICKS_LINE].median);
-	set_stat(row, COL_cycles_per_call_median, rs, C_CYCLES_CALL, rs->st[C_CYCLES_CALL].median);
-	if (rs->have[C_CPU_SHARE])
-		csv_set(row, COL_cpu_share_min, "%.3f", rs->st[C_CPU_SHARE].min);
+	st->read_gbps = stat_of(rs, C_GBPS, g->median * share);
+	st->write_gbps = stat_of(rs, C_GBPS, g->median - g->median * share);
+	st->ns_per_call = stat_of(rs, C_NS_CALL, rs->st[C_NS_CALL].median);
+	st->ticks_per_call = stat_of(rs, C_TICKS_CALL, rs->st[C_TICKS_CALL].median);
+	st->ticks_per_line = stat_of(rs, C_TICKS_LINE, rs->st[C_TICKS_LINE].median);
+	st->cycles_per_call = stat_of(rs, C_CYCLES_CALL, rs->st[C_CYCLES_CALL].median);
+	st->cpu_share_min = stat_of(rs, C_CPU_SHARE, rs->st[C_CPU_SHARE].min);
 	if (rs->have_batch) {
-		csv_set(row, COL_batch_ns_median, "%.0f", rs->batch_ns_median);
-		csv_set(row, COL_start_skew_share, "%.4f", rs->skew_median);
+		st->batch_ns = rs->batch_ns_median;
+		st->start_skew_share = rs->skew_median;
 	}
-	csv_set(row, COL_verified, "ok");
 }
 
 /* The point's median batch and skew over the repetitions of this attempt (the last runs). */
@@ -644,7 +632,7 @@ static bool slowed(const struct run_opts *o, const struct kernel *k)
 }
 
 int measure_point(const struct measure_env *env, const struct point *p,
-		  struct point_history **hist, struct csv_row *row, struct point_result *res)
+		  struct point_history **hist, struct point_result *res)
 {
 	struct pool *pool = env->pool;
 	struct pool_task task = {
@@ -659,7 +647,6 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	bool ok = true, oom = false;
 
 	memset(res, 0, sizeof *res);
-	res->cpu_share = 1;
 	memset(&rs, 0, sizeof rs);
 	rs.env = env;
 	rs.p = p;
@@ -725,10 +712,8 @@ int measure_point(const struct measure_env *env, const struct point *p,
 			    (judge(&env->o->quality, &rs, interval) & ~(interval ? spread : 0u));
 		}
 	}
-	fill_row(env, p, &rs, ok && rs.have[C_GBPS], row);
-	csv_set(row, COL_remeasured, "%d", res->remeasured);
+	stats_of(&rs, ok && rs.have[C_GBPS], &res->stats);
 	res->quality = q;
-	res->cpu_share = rs.have[C_CPU_SHARE] ? rs.st[C_CPU_SHARE].min : 1;
 	free(rs.cpu_ns);
 	free(rs.wall_ns);
 	free(rs.rep_gbps);

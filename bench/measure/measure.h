@@ -1,5 +1,5 @@
 /*
- * measure.h — one point from buffers to CSV row: plans, prefill, calibration, run, verification.
+ * measure.h — one point from buffers to numbers: plans, prefill, calibration, run, verification.
  * Plain C, no ISA flags.
  * The one place that knows both the pool and the Google Benchmark shim; neither knows the other.
  */
@@ -7,8 +7,8 @@
 #define STOREBENCH_MEASURE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-#include "csv.h"
 #include "opts.h"
 #include "point_history.h"
 #include "pool.h"
@@ -33,27 +33,50 @@ bool measure_env_init(struct measure_env *env);
 
 void measure_env_free(struct measure_env *env);
 
-/* What a measured point says about itself beyond its row. */
+/*
+ * A measured point's numbers over every round so far, one field per statistics column of the
+ * CSV (csv_columns.def has what each means); NAN, or -1 for a count, where there is none to give
+ * (no perf counters, no interval yet, a failed verification): the column then stays empty.
+ */
+struct point_stats {
+	bool verified;            /* every written byte checked; false: the rates below are NAN */
+	int repetitions;          /* Google Benchmark repetitions behind them, over every round */
+	int64_t iterations;       /* timed batches per repetition; -1 when only aggregates came */
+	uint64_t calls_per_batch; /* kernel calls per thread in one timed batch */
+	uint64_t read_bytes;      /* per batch, all threads (split: the mean over timed batches) */
+	uint64_t write_bytes;     /* per batch, all threads */
+	int rounds;               /* rounds measured */
+	double gbps_median, gbps_mean, gbps_min, gbps_max; /* total GB/s over the repetitions */
+	double gbps_cv;           /* their coefficient of variation */
+	int samples;              /* samples behind the interval; -1 when not counted */
+	double gbps_ci_low, gbps_ci_high; /* the median's 95 % interval over those samples */
+	double read_gbps, write_gbps; /* of the median repetition: its total by byte share */
+	double ns_per_call, ticks_per_call, ticks_per_line, cycles_per_call; /* medians */
+	double cpu_share_min;     /* least CPU time / wall time of any thread */
+	double batch_ns;          /* median timed batch (makespan) */
+	double start_skew_share;  /* median share of a batch between first and last start */
+};
+
+/* What a measured point says: its numbers, and what they may be bent by. */
 struct point_result {
-	double cpu_share;    /* least CPU time / wall time any thread got in a repetition */
+	struct point_stats stats; /* the CSV's statistics columns */
 	unsigned quality;    /* enum quality_reason bits; later stages (the canary) OR in theirs */
 	bool remeasured;     /* calibrated and measured a second time (short batches, an outlier) */
 };
 
-
 /*
- * Measure p once more (one round: rounds_repetitions() of its repetitions) and fill row with the
- * statistics over every repetition in *hist, this round's included (*hist is allocated on the
- * first round); with one round they are Google Benchmark's aggregates, as in the JSON.  All but
- * the quality column: the caller writes res->quality once every stage (every round, the canary)
- * has had its say.  From the second round on, cv, outlier and shared_cpu in res->quality are
+ * Measure p once more (one round: rounds_repetitions() of its repetitions) and give in
+ * res->stats the statistics over every repetition in *hist, this round's included (*hist is
+ * allocated on the first round); with one round they are Google Benchmark's aggregates, as in
+ * the JSON.  The caller writes res->quality once every stage (every round, the canary) has had
+ * its say.  From the second round on, cv, outlier and shared_cpu in res->quality are
  * judged over all rounds' repetitions, replacing earlier rounds' (cv and outlier dropped once
  * the samples give an interval, which carries that spread; shared_cpu then judged by the median
  * repetition's CPU share).  Returns 0 when measured and verified, 1 on a failed verification
- * (row marked, numbers left empty: an error is not a number), -1 when buffers or memory cannot
+ * (stats.verified false, rates NAN: an error is not a number), -1 when buffers or memory cannot
  * be had.
  */
 int measure_point(const struct measure_env *env, const struct point *p,
-		  struct point_history **hist, struct csv_row *row, struct point_result *res);
+		  struct point_history **hist, struct point_result *res);
 
 #endif

@@ -1,12 +1,22 @@
 /*
- * csv.h — the tidy CSV: column ids expanded from csv_columns.def, one row per point.
- * Plain C.  A row is filled by column id and written in the .def order, so adding a column is
- * one line in the .def and one csv_set where its value is known; unset columns stay empty.
+ * csv.h — the tidy CSV: column ids expanded from csv_columns.def, and the one row builder.
+ * Plain C.  A row has two parts: the point's identity (what the sweep decides: kernel, sizes,
+ * threads, where they ran, the run's settings), stamped once when the sweep is built, and what
+ * measuring it gave (statistics as numbers, ranks and paired verdicts, quality), formatted when
+ * the row is written.  Every column's value comes from one case of csv.c's column(), in the
+ * .def's order; an empty field means "not measurable here", never zero.
  */
 #ifndef STOREBENCH_CSV_H
 #define STOREBENCH_CSV_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+
+#include "compare.h"
+#include "measure.h"
+#include "opts.h"
+#include "point.h"
 
 enum csv_col {
 #define COLUMN(name, desc) COL_##name,
@@ -15,29 +25,30 @@ enum csv_col {
 	COL_COUNT
 };
 
-/* A field's capacity: the cpus column lists up to a few thousand CPUs ("0,2,4,...,1534"). */
-#define CSV_FIELD_MAX 8192
+/* The columns before this one are a point's identity; it and those after, its measurement. */
+#define CSV_FIRST_MEASURED COL_repetitions
 
-struct csv_row {
-	char v[COL_COUNT][CSV_FIELD_MAX];
+/* What a point's measured columns show. */
+struct csv_measured {
+	const struct point_stats *stats; /* its numbers over the rounds so far */
+	const struct compare *cmp;       /* ranks and paired verdicts; NULL at one round */
+	size_t i;                        /* the point's index in the sweep (and in cmp) */
+	unsigned quality;                /* enum quality_reason bits of every stage */
+	bool remeasured;                 /* some round measured it twice */
+	bool failed;                     /* a verification failed: no quality to give */
 };
-
-void csv_row_clear(struct csv_row *r);
-void csv_set(struct csv_row *r, enum csv_col c, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/*
- * A row kept until it is written (rounds, the drift canary): its fields back to back, each ended
- * by '\0' — a few hundred bytes where a struct csv_row takes COL_COUNT x CSV_FIELD_MAX.
- * csv_row_pack returns NULL when out of memory; free() the result.
- */
-char *csv_row_pack(const struct csv_row *r);
-void csv_row_unpack(const char *packed, struct csv_row *r);
 
 /* The header line (column names). */
 void csv_header(FILE *out);
 
-/* One row, quoted where needed (the caller flushes it: outfiles_keep_csv). */
-void csv_write(FILE *out, const struct csv_row *r);
+/*
+ * p's identity columns under o's settings, as CSV text (quoted fields, ',' between, none at the
+ * end), stamped once when the sweep is built; NULL when out of memory.  free() it.
+ */
+char *csv_identity(const struct point *p, const struct run_opts *o);
+
+/* One row: the identity stamped for the point, then m's columns (the caller flushes it:
+ * outfiles_keep_csv). */
+void csv_write_row(FILE *out, const char *identity, const struct csv_measured *m);
 
 #endif

@@ -51,21 +51,16 @@ void rows_print_flagged(const struct flagged *f, size_t done, const struct quali
 /* The rows of slots [w->next, upto) that were measured, into the CSV's stream (not yet kept). */
 static void put_rows(struct rows_out *w, size_t upto)
 {
-	char quality[QUALITY_TEXT_MAX];
-
 	for (; w->next < upto; w->next++) {
 		struct point_slot *s = &w->slots[w->next];
+		struct csv_measured m = {
+			.stats = &s->stats, .cmp = w->cmp, .i = w->next, .quality = s->quality,
+			.remeasured = s->remeasured, .failed = s->failed,
+		};
 
-		if (!s->row)
+		if (!s->measured)
 			continue;
-		csv_row_unpack(s->row, w->row);
-		csv_set(w->row, COL_remeasured, "%d", s->remeasured);
-		if (w->cmp)
-			compare_columns(w->cmp, w->next, w->row);
-		if (!s->failed)
-			csv_set(w->row, COL_quality, "%s", quality_format(s->quality, quality,
-									  sizeof quality));
-		csv_write(w->of->csv_stream, w->row);
+		csv_write_row(w->of->csv_stream, s->identity, &m);
 		w->adding.points += s->quality != 0;
 		for (int b = 0; b < QUALITY_REASONS; b++)
 			w->adding.reason[b] += (s->quality >> b) & 1;
@@ -155,11 +150,25 @@ bool rows_start(struct rows_out *w, const char *meta, const struct canary *c)
 	return c ? rows_canary(w, c, 0, false) : true;
 }
 
+struct point_slot *slots_new(const struct point *pts, size_t n, const struct run_opts *o)
+{
+	struct point_slot *slots = calloc(n ? n : 1, sizeof *slots);
+
+	for (size_t i = 0; slots && i < n; i++) {
+		slots[i].identity = csv_identity(&pts[i], o);
+		if (!slots[i].identity) {
+			slots_free(slots, i);
+			return NULL;
+		}
+	}
+	return slots;
+}
+
 void slots_free(struct point_slot *slots, size_t n)
 {
 	for (size_t i = 0; slots && i < n; i++) {
 		point_history_free(slots[i].hist);
-		free(slots[i].row);
+		free(slots[i].identity);
 	}
 	free(slots);
 }

@@ -21,7 +21,9 @@
 /* A point between its first round and its row in the CSV. */
 struct point_slot {
 	struct point_history *hist; /* its repetitions so far (measure.c) */
-	char *row;                  /* its row over the rounds so far, packed; NULL until measured */
+	char *identity;             /* its identity columns, stamped when the sweep was built */
+	struct point_stats stats;   /* its numbers over the rounds so far */
+	bool measured;              /* stats hold a measurement: the point has a row */
 	unsigned quality;           /* enum quality_reason bits of every round (and the canary) */
 	bool remeasured;            /* some round measured it twice (quality.h) */
 	bool failed;                /* a round failed verification: the row stays that round's */
@@ -38,7 +40,6 @@ struct rows_out {
 	struct outfiles *of;       /* the two files */
 	struct point_slot *slots;  /* where the rows come from */
 	const struct compare *cmp; /* their ranks and paired verdicts, NULL at one round */
-	struct csv_row *row;       /* one row's fields, unpacked */
 	size_t nslots;             /* the sweep's points, one slot each */
 	off_t body;                /* the CSV's length once its header was kept: where rows start */
 	size_t next;               /* the first slot not yet written */
@@ -85,6 +86,12 @@ bool rows_start(struct rows_out *w, const char *meta, const struct canary *c);
  * rounds it finished, never a cut one.
  */
 bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last);
+
+/*
+ * n slots, each with the identity columns of its point of pts under o (csv_identity): the
+ * sweep's part of every row, stamped once.  NULL when out of memory.
+ */
+struct point_slot *slots_new(const struct point *pts, size_t n, const struct run_opts *o);
 
 void slots_free(struct point_slot *slots, size_t n);
 

@@ -1,15 +1,14 @@
 /*
  * point.h — one point of a sweep: a store point or a read/write mix point, and how it prints.
  * Plain C.  Each kind keeps its own sizes under their own names (a store's call and working set, a
- * mix's chunk and region), so no stage reads one as the other; point_name() and point_columns()
- * are the one place that says which of them the shared name fields and CSV columns carry.
+ * mix's chunk and region), so no stage reads one as the other; point_shown() is the one place
+ * that says which of them the shared name fields and CSV columns carry.
  */
 #ifndef STOREBENCH_POINT_H
 #define STOREBENCH_POINT_H
 
 #include <stdint.h>
 
-#include "csv.h"
 #include "kernels.h"
 #include "opts.h"
 #include "plan.h"
@@ -67,10 +66,19 @@ double point_weight(const struct point *p);
 void point_name(struct point *p);
 
 /*
- * The columns of row that p decides, from kernel to read_kernel; o supplies the read kernel and,
- * for a store point, which has no mix, the rw_mode and rw_layout columns (the run's first
- * --rw-mode and --rw-layout).  The rest of the row is the run's settings and the measurement.
+ * The size fields a point shows as call_bytes, ws_mode and ws_bytes (names and rows alike): a
+ * mix point walks its region in order, one chunk per call.
  */
-void point_columns(const struct point *p, const struct run_opts *o, struct csv_row *row);
+struct shown_sizes {
+	uint64_t call;     /* the call_bytes column and name field */
+	enum ws_mode mode; /* the ws_mode column and name prefix */
+	uint64_t ws;       /* the ws_bytes column and name field */
+};
+
+struct shown_sizes point_shown(const struct point *p);
+
+/* p's rw ratio as its name and row show it: a store point is 100 whatever the --rw element said
+ * ("100", "0:1"). */
+const char *point_rw_text(const struct point *p, char *buf, size_t len);
 
 #endif

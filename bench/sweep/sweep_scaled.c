@@ -94,19 +94,6 @@ struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 	return all ? all : calloc(1, sizeof *all);
 }
 
-void scaled_row(struct csv_row *row, const struct run_opts *o, const struct point *p)
-{
-	const struct scaled_axes *a = axes_at(o, p->threads);
-
-	if (!a)
-		return;
-	/* fields hold any cpulist of CSV_FIELD_MAX; a longer one would stay empty, never cut */
-	scaled_cpus(&a->ts, row->v[COL_cpus], sizeof row->v[COL_cpus]);
-	scaled_nodes(o->topo, &a->ts, row->v[COL_nodes], sizeof row->v[COL_nodes]);
-	csv_set(row, COL_l2_threads, "%u", a->ts.cache[TOPO_L2].threads_max);
-	csv_set(row, COL_l3_threads, "%u", a->ts.cache[TOPO_L3].threads_max);
-}
-
 enum canary_regime canary_regime_of(enum regime r)
 {
 	return r == R_DRAM ? CANARY_DRAM : r == R_L3 ? CANARY_LLC : CANARY_L2;

@@ -1,6 +1,6 @@
 /*
- * sweep_scaled.h — the sweep at every thread count with that count's sizes, and the CSV columns
- * that say where a point's threads ran.  Plain C.  sweep.c enumerates one size set; this file
+ * sweep_scaled.h — the sweep at every thread count with that count's sizes, and the cache each
+ * point's working set lives in.  Plain C.  sweep.c enumerates one size set; this file
  * runs it once per thread count (threads stay the outer axis), so cache words mean shares.
  */
 #ifndef STOREBENCH_SWEEP_SCALED_H
@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #include "canary.h"
-#include "csv.h"
 #include "opts.h"
 #include "sweep.h"
 
@@ -30,8 +29,5 @@ enum canary_regime canary_regime_of(enum regime r);
 
 /* The axes of the thread count threads (one of o->threads). */
 const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads);
-
-/* cpus, nodes, l2_threads, l3_threads of p's row. */
-void scaled_row(struct csv_row *row, const struct run_opts *o, const struct point *p);
 
 #endif

@@ -208,17 +208,15 @@ def _iteration_names(doc):
 
 
 def _rows(csv_path):
-    """point name -> CSV row of a run whose CSV reads and has the quality column; None else (a
-    storebench before the quality column: the gate's own rule holds)."""
+    """point name -> CSV row of a run whose CSV reads and has the quality and point columns (the
+    name as storebench wrote it); None else (an older storebench: the gate's own rule holds)."""
     try:
         run = reader.load(csv_path)
     except reader.CsvError:
         return None
-    if "quality" not in run.columns:
+    if "quality" not in run.columns or "point" not in run.columns:
         return None
-    return {"%s/call:%s/ws:%s/threads:%s/rw:%s" % (r["kernel"], r["call_bytes"], r["ws_bytes"],
-                                                   r["threads"], r["rw_ratio"]): r
-            for r in run.rows}
+    return {r["point"]: r for r in run.rows}
 
 
 def _float(row, key):
