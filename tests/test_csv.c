@@ -97,20 +97,24 @@ static struct point_stats full_stats(void)
 	};
 }
 
-/* The run's options and sweep for args (NULL-ended); opts_free and free(pts) after. */
+/* The run's options and sweep for args (NULL-ended, kept alive while o is used); opts_free and
+ * free(pts) after. */
 static struct point *sweep(const char *const *args, struct run_opts *o, size_t *n)
 {
-	char *argv[32] = { "run" };
+	static char *argv[32] = { "run" };
 	size_t skipped, skipped_rw, rounded;
+	struct cmdline cl;
+	struct point *pts = NULL;
 	int argc = 1;
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	if (opts_parse(argc, argv, &genoa, o)) {
+	if (cmdline_read(argc, argv, &cl) || opts_parse(&cl, &genoa, o))
 		CHECK(0, "options refused");
-		return NULL;
-	}
-	return sweep_scaled(o, n, &skipped, &skipped_rw, &rounded);
+	else
+		pts = sweep_scaled(o, n, &skipped, &skipped_rw, &rounded);
+	cmdline_free(&cl);
+	return pts;
 }
 
 #define SWEEP(o, n, ...) sweep((const char *const[]){ __VA_ARGS__, NULL }, o, n)

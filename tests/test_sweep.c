@@ -24,17 +24,21 @@ struct swept {
 static bool sweep(const char *const *args, struct swept *s)
 {
 	char *argv[32] = { "run" };
+	struct cmdline cl;
 	struct run_opts o;
 	int argc = 1;
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
 	memset(s, 0, sizeof *s);
-	if (opts_parse(argc, argv, &genoa, &o))
+	if (cmdline_read(argc, argv, &cl) || opts_parse(&cl, &genoa, &o)) {
+		cmdline_free(&cl);
 		return false;
+	}
 	CHECK(sweep_combinations(&o, &s->combinations), "combinations overflow");
 	s->pts = sweep_scaled(&o, &s->n, &s->skipped, &s->skipped_rw, &s->rounded_split);
 	opts_free(&o);
+	cmdline_free(&cl);
 	return true;
 }
 

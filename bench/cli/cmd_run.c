@@ -33,6 +33,7 @@
 #include "progress.h"
 #include "rounds.h"
 #include "rows.h"
+#include "stage_settings.h"
 #include "run_metadata.h"
 #include "signals.h"
 #include "sweep.h"
@@ -42,14 +43,6 @@
 
 /* Headroom left to the OS when checking buffers against MemAvailable. */
 #define MEM_SHARE 0.9
-
-static bool has_flag(int argc, char **argv, const char *flag)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], flag, strlen(flag)))
-			return true;
-	return false;
-}
 
 /*
  * The bytes the sweep maps at its peak: footprint.c replays the pool's allocations in the order
@@ -187,17 +180,17 @@ struct sweep_notes {
  * options, the sweep into mem (its order and slots too) and the memory check; the
  * dry run and --benchmark_list_tests end here.  Returns -1 to go on, else the exit status.
  */
-static int points_of(int argc, char **argv, struct machine *mach, struct run_opts *o,
+static int points_of(const struct cmdline *cl, struct machine *mach, struct run_opts *o,
 		     struct run_mem *mem, struct sweep_notes *n)
 {
+	const char *topology = cl->given[OPT_topology], *cpuid = cl->given[OPT_cpuid];
 	int rc;
 
 	/* --dry-run plans for this machine or a replayed one; a real run only measures this one */
-	if (has_flag(argc, argv, "--dry-run")) {
-		for (int i = 1; i < argc; i++)
-			if (machine_option("storebench run", argc, argv, &i, mach) < 0)
-				return 2;
-	} else if (machine_refuse_replay("storebench run", argc, argv)) {
+	if (cl->given[OPT_dry_run]) {
+		if (machine_replay("storebench run", topology, cpuid, mach) < 0)
+			return 2;
+	} else if (machine_refuse_replay("storebench run", topology, cpuid)) {
 		return 2;
 	}
 	rc = machine_load(mach, "storebench run");
@@ -209,15 +202,15 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 			mach->cpuid_file);
 		return 2;
 	}
-	rc = opts_parse(argc, argv, mach, o);
+	rc = opts_parse(cl, mach, o);
 	if (rc)
-		return rc < 0 ? 0 : rc; /* < 0: --help was printed */
-	if (!gbs_init(argc, argv))
+		return rc;
+	if (!gbs_init(cl->gb, cl->ngb))
 		return 2;
 	/* Google Benchmark's own flags win over the preset (--repetitions/--min-time are ours) */
-	if (gbflag_given(argc, argv, "benchmark_repetitions"))
+	if (gbflag_given(cl->gb, cl->ngb, "benchmark_repetitions"))
 		o->repetitions = 0;
-	if (gbflag_given(argc, argv, "benchmark_min_time"))
+	if (gbflag_given(cl->gb, cl->ngb, "benchmark_min_time"))
 		o->min_time = 0;
 	mem->pts = sweep_scaled(o, &mem->npts, &n->skipped, &n->skipped_rw, &n->rounded_split);
 	if (!mem->pts)
@@ -227,8 +220,11 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 				"every point)\n");
 		return 2;
 	}
-	if (o->dry_run)
-		return dryrun_print(stdout, mach, o, mem->pts, mem->npts);
+	if (o->dry_run) {
+		struct canary_config cfg = canary_config_of(o);
+
+		return dryrun_print(stdout, mach, o, &cfg, mem->pts, mem->npts);
+	}
 	if (!groups_init(&mem->groups, mem->pts, mem->npts) ||
 	    !compare_init(&mem->cmp, mem->pts, &mem->groups, o->tie_band)) {
 		fprintf(stderr, "storebench run: out of memory\n");
@@ -247,7 +243,7 @@ static int points_of(int argc, char **argv, struct machine *mach, struct run_opt
 	}
 	if (!memory_fits(o, mem->pts, mem->order, mem->npts * (size_t)o->rounds))
 		return 2;
-	if (gbflag_bool(argc, argv, "benchmark_list_tests", false)) {
+	if (gbflag_bool(cl->gb, cl->ngb, "benchmark_list_tests", false)) {
 		for (size_t i = 0; i < mem->npts; i++)
 			puts(mem->pts[i].name);
 		return 0;
@@ -466,13 +462,14 @@ static int abandon(struct outfiles *of, struct pool *pool, struct measure_env *e
 	return 1;
 }
 
-static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
+static int run(const struct cmdline *cl, struct machine *mach, struct run_opts *o,
 	       struct run_mem *mem)
 {
 	struct cpu_info cpu;
 	struct outfiles of;
 	struct pool pool;
 	struct measure_env env = { 0 };
+	struct measure_settings ms;
 	struct canary_config cfg;
 	struct sweep_notes notes;
 	struct rows_out w = { 0 };
@@ -484,7 +481,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	const char *failed = NULL;
 	time_t now = time(NULL);
 
-	rc = points_of(argc, argv, mach, o, mem, &notes);
+	rc = points_of(cl, mach, o, mem, &notes);
 	if (rc >= 0)
 		return rc;
 	cpu = mach->cpu;
@@ -509,7 +506,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 	print_notes(o, &cpu, &notes);
 	tsc_hz = tsc_calibrate();
 	probe_cycles(cycles_note, sizeof cycles_note, &env.cycles);
-	meta = run_metadata(argc, argv, mach, o, &of, now, tsc_hz, cycles_note);
+	meta = run_metadata(cl, mach, o, &of, now, tsc_hz, cycles_note);
 	if (!meta) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		outfiles_discard(&of);
@@ -517,7 +514,7 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		return 1;
 	}
 	/* Google Benchmark's table repeats the progress line: only on request */
-	gbs_open(of.json.fd, o->verbose || gbflag_any(argc, argv), name_width);
+	gbs_open(of.json.fd, o->verbose || cl->ngb > 0, name_width);
 	mem->meta = meta;
 	/* the canary's series and the winners are known at the end: the JSON's context, written
 	 * first, waits for them */
@@ -533,7 +530,8 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 		return 1;
 	}
 	env.pool = &pool;
-	env.o = o;
+	ms = measure_settings_of(o);
+	env.s = &ms;
 	env.tsc_hz = cpu.invariant_tsc ? tsc_hz : 0;
 	if (!measure_env_init(&env)) {
 		fprintf(stderr, "storebench run: out of memory for the threads' plans\n");
@@ -599,10 +597,17 @@ static int run(int argc, char **argv, struct machine *mach, struct run_opts *o,
 
 int cmd_run(int argc, char **argv)
 {
+	struct cmdline cl;
 	struct machine mach = { 0 };
 	struct run_opts o = { 0 };
 	struct run_mem mem = { 0 };
-	int status = run(argc, argv, &mach, &o, &mem);
+	int status = cmdline_read(argc, argv, &cl);
+
+	/* the command line is read here once; every stage after asks cl (< 0: --help printed) */
+	if (status < 0)
+		status = 0;
+	else if (!status)
+		status = run(&cl, &mach, &o, &mem);
 
 	slots_free(mem.slots, mem.npts);
 	compare_free(&mem.cmp);
@@ -614,5 +619,6 @@ int cmd_run(int argc, char **argv)
 	free(mem.pts);
 	opts_free(&o);
 	machine_free(&mach);
+	cmdline_free(&cl);
 	return status;
 }

@@ -187,24 +187,24 @@ int gbflag_check(const char *arg)
 	return 2;
 }
 
-bool gbflag_given(int argc, char **argv, const char *name)
+bool gbflag_given(const char *const *flags, int n, const char *name)
 {
-	size_t n = strlen(name);
+	size_t len = strlen(name);
 
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n) &&
-		    (!argv[i][2 + n] || argv[i][2 + n] == '='))
+	for (int i = 0; i < n; i++)
+		if (!strncmp(flags[i], "--", 2) && !strncmp(flags[i] + 2, name, len) &&
+		    (!flags[i][2 + len] || flags[i][2 + len] == '='))
 			return true;
 	return false;
 }
 
-bool gbflag_bool(int argc, char **argv, const char *name, bool dflt)
+bool gbflag_bool(const char *const *flags, int n, const char *name, bool dflt)
 {
-	size_t n = strlen(name);
+	size_t len = strlen(name);
 
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n)) {
-			const char *rest = argv[i] + 2 + n;
+	for (int i = 0; i < n; i++)
+		if (!strncmp(flags[i], "--", 2) && !strncmp(flags[i] + 2, name, len)) {
+			const char *rest = flags[i] + 2 + len;
 
 			if (!*rest)
 				dflt = true;
@@ -212,12 +212,4 @@ bool gbflag_bool(int argc, char **argv, const char *name, bool dflt)
 				dflt = truth(rest + 1) == 1;
 		}
 	return dflt;
-}
-
-bool gbflag_any(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (gbflag_is(argv[i]))
-			return true;
-	return false;
 }

@@ -14,15 +14,12 @@ bool gbflag_is(const char *arg);
 /* 0 when arg (a gbflag_is argument) is accepted, else one stderr line and 2. */
 int gbflag_check(const char *arg);
 
-/* Whether --<name> (with or without a value) is in argv. */
-bool gbflag_given(int argc, char **argv, const char *name);
+/* Whether --<name> (with or without a value) is among the n flags (struct cmdline's gb). */
+bool gbflag_given(const char *const *flags, int n, const char *name);
 
-/* The value of boolean flag --<name> as Google Benchmark reads it (the last one wins; a bare
- * flag is true), dflt when absent.  Call after every gbflag_check passed. */
-bool gbflag_bool(int argc, char **argv, const char *name, bool dflt);
-
-/* Whether any --benchmark_* flag (or --v) is given: it brings Google Benchmark's table back. */
-bool gbflag_any(int argc, char **argv);
+/* The value of boolean flag --<name> among them as Google Benchmark reads it (the last one wins;
+ * a bare flag is true), dflt when absent.  Call after every gbflag_check passed. */
+bool gbflag_bool(const char *const *flags, int n, const char *name, bool dflt);
 
 /* The accepted flags, for --help: "--benchmark_filter, ..., --v". */
 extern const char gbflag_names[];

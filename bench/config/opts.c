@@ -592,24 +592,20 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 	return parse_all_axes(o, cpu);
 }
 
-int opts_parse_without(int argc, char **argv, const struct machine *m, enum option_id skip,
+int opts_parse_without(const struct cmdline *cl, const struct machine *m, enum option_id skip,
 		       struct run_opts *o)
 {
 	const char *given[OPT_COUNT];
-	int rc = options_collect(argc, argv, given);
 
-	if (rc) {
-		memset(o, 0, sizeof *o);
-		return rc;
-	}
+	memcpy(given, cl->given, sizeof given);
 	if (skip < OPT_COUNT)
 		given[skip] = NULL;
 	return parse_given(given, m, o);
 }
 
-int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *o)
+int opts_parse(const struct cmdline *cl, const struct machine *m, struct run_opts *o)
 {
-	return opts_parse_without(argc, argv, m, OPT_COUNT, o);
+	return opts_parse_without(cl, m, OPT_COUNT, o);
 }
 
 void opts_free(struct run_opts *o)

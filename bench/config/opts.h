@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "buffer.h"
+#include "cmdline.h"
 #include "cpu.h"
 #include "load.h"
 #include "machine.h"
@@ -90,19 +91,19 @@ struct run_opts {
 };
 
 /*
- * Parse argv (the run subcommand's arguments; --benchmark_* flags are skipped, the shim takes
- * them) for machine m (its topology places the threads; keep m alive while o is used).
- * Returns 0 on success, 2 after one stderr line on bad input, -1 after printing help.
+ * The run's settings from the command line cl for machine m (its topology places the threads;
+ * keep m and cl alive while o is used).  Returns 0 on success, 2 after one stderr line on bad
+ * input.
  */
-int opts_parse(int argc, char **argv, const struct machine *m, struct run_opts *o);
+int opts_parse(const struct cmdline *cl, const struct machine *m, struct run_opts *o);
 
 /*
- * The options argv would give without its option skip, the rest as given: what that option's
+ * The options cl would give without its option skip, the rest as given: what that option's
  * setting is by default in this run (the preset's or the option's default, or derived from the
  * rest; skip OPT_COUNT: none, as opts_parse).  Returns opts_parse's codes; o is opts_free'd
  * like any other.
  */
-int opts_parse_without(int argc, char **argv, const struct machine *m, enum option_id skip,
+int opts_parse_without(const struct cmdline *cl, const struct machine *m, enum option_id skip,
 		       struct run_opts *o);
 
 /* Release what opts_parse allocated. */

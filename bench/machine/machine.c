@@ -11,6 +11,18 @@
 
 static const char *const replay_opts[] = { "--topology", "--cpuid" };
 
+/* Replay option k's value into m: false, after one stderr line, when it names no file. */
+static bool replay_file(const char *cmd, size_t k, const char *val, struct machine *m)
+{
+	if (!val || !*val) {
+		fprintf(stderr, "%s: %s needs a file (%s)\n", cmd, replay_opts[k],
+			k ? "a raw CPUID dump, libcpuid's format" : "an hwloc XML topology");
+		return false;
+	}
+	*(k ? &m->cpuid_file : &m->topology_file) = val;
+	return true;
+}
+
 int machine_option(const char *cmd, int argc, char **argv, int *i, struct machine *m)
 {
 	for (size_t k = 0; k < sizeof replay_opts / sizeof replay_opts[0]; k++) {
@@ -20,14 +32,17 @@ int machine_option(const char *cmd, int argc, char **argv, int *i, struct machin
 		if (strncmp(argv[*i], replay_opts[k], n) || (argv[*i][n] && argv[*i][n] != '='))
 			continue;
 		val = argv[*i][n] ? argv[*i] + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-		if (!val || !*val) {
-			fprintf(stderr, "%s: %s needs a file (%s)\n", cmd, replay_opts[k],
-				k ? "a raw CPUID dump, libcpuid's format" : "an hwloc XML topology");
-			return -1;
-		}
-		*(k ? &m->cpuid_file : &m->topology_file) = val;
-		return 1;
+		return replay_file(cmd, k, val, m) ? 1 : -1;
 	}
+	return 0;
+}
+
+int machine_replay(const char *cmd, const char *topology, const char *cpuid, struct machine *m)
+{
+	if (topology && !replay_file(cmd, 0, topology, m))
+		return -1;
+	if (cpuid && !replay_file(cmd, 1, cpuid, m))
+		return -1;
 	return 0;
 }
 
@@ -38,20 +53,16 @@ static const char *const replay_env[] = { "HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "H
 					  "HWLOC_CPUID_PATH", "HWLOC_COMPONENTS",
 					  "HWLOC_THISSYSTEM" };
 
-bool machine_refuse_replay(const char *cmd, int argc, char **argv)
+bool machine_refuse_replay(const char *cmd, const char *topology, const char *cpuid)
 {
+	const char *given[] = { topology, cpuid };
 
-	for (int i = 1; i < argc; i++)
-		for (size_t k = 0; k < sizeof replay_opts / sizeof replay_opts[0]; k++) {
-			size_t n = strlen(replay_opts[k]);
-
-			if (!strncmp(argv[i], replay_opts[k], n) && (!argv[i][n] || argv[i][n] == '=')) {
-				fprintf(stderr, "%s: %s: a replayed machine is never measured (info, "
-						"list and run --dry-run take --topology/--cpuid; run "
-						"measures this machine)\n",
-					cmd, replay_opts[k]);
-				return true;
-			}
+	for (size_t k = 0; k < sizeof replay_opts / sizeof replay_opts[0]; k++)
+		if (given[k]) {
+			fprintf(stderr, "%s: %s: a replayed machine is never measured (info, list "
+					"and run --dry-run take --topology/--cpuid; run measures this "
+					"machine)\n", cmd, replay_opts[k]);
+			return true;
 		}
 	for (size_t k = 0; k < sizeof replay_env / sizeof replay_env[0]; k++) {
 		const char *env = getenv(replay_env[k]);

@@ -25,6 +25,10 @@ struct machine {
  */
 int machine_option(const char *cmd, int argc, char **argv, int *i, struct machine *m);
 
+/* The same from a command line read already (run --dry-run): the values of --topology and
+ * --cpuid, NULL when not given.  0, or -1 after one stderr line for an empty one. */
+int machine_replay(const char *cmd, const char *topology, const char *cpuid, struct machine *m);
+
 /*
  * Load the machine m's sources name (HWLOC_XMLFILE counts as --topology).  0, or 2 after one
  * stderr line naming the option and file (unreadable, not a topology / CPUID dump).
@@ -36,11 +40,11 @@ void machine_free(struct machine *m);
 void machine_replayed(const struct machine *m, char *buf, size_t len);
 
 /*
- * storebench run measures only the machine it runs on: true, after one stderr line, when argv
- * names --topology or --cpuid or an hwloc variable that loads another topology is set
+ * storebench run measures only the machine it runs on: true, after one stderr line, when the
+ * command line gave --topology or --cpuid (their values, NULL when not) or an hwloc variable that loads another topology is set
  * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT, HWLOC_CPUID_PATH, HWLOC_COMPONENTS,
  * HWLOC_THISSYSTEM).
  */
-bool machine_refuse_replay(const char *cmd, int argc, char **argv);
+bool machine_refuse_replay(const char *cmd, const char *topology, const char *cpuid);
 
 #endif

@@ -9,23 +9,12 @@
 #include <string.h>
 
 #include "kernels.h"
-#include "opts.h"
 #include "stats.h"
 #include "tsc.h"
 
 static const char *const regime_key[CANARY_REGIMES] = {
 	[CANARY_L2] = "canary_l2", [CANARY_LLC] = "canary_llc", [CANARY_DRAM] = "canary",
 };
-
-struct canary_config canary_config_of(const struct run_opts *o)
-{
-	return (struct canary_config){
-		.cpu = o->placement.cpu[0], .node = o->placement.node[0], .fill = o->fill,
-		.band = o->quality.drift_band, .period_s = o->canary_period_s,
-		.drift_pct = o->drift_pct, .l2_bytes = o->l2_bytes, .llc_bytes = o->llc_bytes,
-		.cold_bytes = o->cold_bytes, .pages = o->pages, .bind = o->bind,
-	};
-}
 
 size_t canary_bytes(const struct canary_config *cfg, enum canary_regime regime)
 {

@@ -25,7 +25,7 @@ struct run_opts;
  * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_regime, canary_regime_of). */
 enum canary_regime { CANARY_L2, CANARY_LLC, CANARY_DRAM, CANARY_REGIMES };
 
-/* What the canaries take of a run: canary_config_of(o), or a test's own. */
+/* What the canaries take of a run: canary_config_of(o) (stage_settings.h), or a test's own. */
 struct canary_config {
 	int cpu, node;               /* the placement's first CPU (pool thread 0) and its node */
 	unsigned fill;               /* byte stored: the run's --fill */
@@ -38,9 +38,6 @@ struct canary_config {
 	enum page_policy pages;      /* --pages and --membind of the run's buffers */
 	struct membind bind;
 };
-
-/* The canaries' settings of run o. */
-struct canary_config canary_config_of(const struct run_opts *o);
 
 /* One sample of a series. */
 struct canary_sample {

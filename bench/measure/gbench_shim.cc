@@ -254,13 +254,12 @@ double stat_max(const std::vector<double> &v)
 
 } // namespace
 
-extern "C" bool gbs_init(int argc, char **argv)
+extern "C" bool gbs_init(const char *const *flags, int nflags)
 {
 	static char name[] = "storebench";
 	std::vector<char *> args{ name };
-	for (int i = 1; i < argc; i++)
-		if (!std::strncmp(argv[i], "--benchmark_", 12) || !std::strncmp(argv[i], "--v=", 4))
-			args.push_back(argv[i]);
+	for (int i = 0; i < nflags; i++)
+		args.push_back(const_cast<char *>(flags[i])); // Initialize only reads and reorders them
 	int n = (int)args.size();
 	args.push_back(nullptr);
 	benchmark::Initialize(&n, args.data());

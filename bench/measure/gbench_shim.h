@@ -65,10 +65,10 @@ struct gbs_run {
 typedef void (*gbs_report_fn)(void *ctx, const struct gbs_run *run);
 
 /*
- * Hand the --benchmark_* flags in argv to Google Benchmark.  Returns false (after one stderr
- * line) when one is unknown or malformed.
+ * Hand Google Benchmark its flags (--benchmark_*, --v=N: nflags of them, as the command line
+ * gave them).  Returns false (after one stderr line) when one is unknown or malformed.
  */
-bool gbs_init(int argc, char **argv);
+bool gbs_init(const char *const *flags, int nflags);
 
 /* Whether name passes --benchmark_filter (regex, '-' prefix negates). */
 bool gbs_filter_match(const char *name);

@@ -13,7 +13,6 @@
 #include "gbench_shim.h"
 #include "stats.h"
 #include "quality.h"
-#include "rounds.h"
 
 /* Timer and barrier cost must stay under 1% of a batch. */
 #define OVERHEAD_SHARE 100
@@ -578,8 +577,7 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	struct pool *pool = env->pool;
 	struct gbs_point gp = {
 		.name = p->name, .counter_names = counter_name, .ncounters = C_COUNT,
-		.min_time = env->o->min_time,
-		.repetitions = rounds_repetitions(env->o->repetitions, env->o->rounds),
+		.min_time = env->s->min_time, .repetitions = env->s->repetitions,
 		.ctx = rs, .begin = begin, .batch = batch, .end = end,
 	};
 
@@ -599,8 +597,8 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 		rs->passes = rs->hist->passes;
 		gp.iterations = rs->hist->iterations;
 	} else {
-		rs->passes = calibrate(pool, rs->task, stall ? (uint64_t)(env->o->stall_ms * 1e6) : 0,
-				       env->o->quality.batch_ns_min);
+		rs->passes = calibrate(pool, rs->task, stall ? (uint64_t)(env->s->stall_ms * 1e6) : 0,
+				       env->s->quality.batch_ns_min);
 	}
 	rs->calls_per_thread = rs->passes * env->work[0].plan->calls;
 	for (unsigned i = 0; i < p->threads; i++) {
@@ -618,17 +616,16 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 		rs->hist->passes = rs->passes;
 		rs->hist->iterations = rs->batches * (int64_t)rs->calls_per_thread;
 	}
-	return judge(&env->o->quality, rs, false);
+	return judge(&env->s->quality, rs, false);
 }
 
-/* Whether --inject-slowdown bends k's points: every kernel's, or those --inject-slowdown-kernels
- * names. */
-static bool slowed(const struct run_opts *o, const struct kernel *k)
+/* Whether --inject-slowdown bends k's points: every kernel's, or those it names. */
+static bool slowed(const struct measure_settings *s, const struct kernel *k)
 {
-	for (size_t i = 0; o->slowed_spec && i < o->slowed.n; i++)
-		if (o->slowed.k[i] == k)
+	for (size_t i = 0; s->slowed && i < s->nslowed; i++)
+		if (s->slowed[i] == k)
 			return true;
-	return !o->slowed_spec;
+	return !s->slowed;
 }
 
 int measure_point(const struct measure_env *env, const struct point *p,
@@ -636,11 +633,11 @@ int measure_point(const struct measure_env *env, const struct point *p,
 {
 	struct pool *pool = env->pool;
 	struct pool_task task = {
-		.active = p->threads, .alloc_len = point_region_bytes(p), .pages = env->o->pages,
-		.bind = env->o->bind, .store = p->k->fn, .load = env->o->load->fn,
-		.fill = (int)env->o->fill, .prefill = (int)env->o->prefill,
-		.slowdown = slowed(env->o, p->k) ? env->o->slowdown_pct / 100.0 : 0,
-		.late_ns = (uint64_t)(env->o->skew_us * 1e3), .work = env->work,
+		.active = p->threads, .alloc_len = point_region_bytes(p), .pages = env->s->pages,
+		.bind = env->s->bind, .store = p->k->fn, .load = env->s->load->fn,
+		.fill = (int)env->s->fill, .prefill = (int)env->s->prefill,
+		.slowdown = slowed(env->s, p->k) ? env->s->slowdown : 0,
+		.late_ns = (uint64_t)(env->s->skew_us * 1e3), .work = env->work,
 	};
 	struct run_state rs;
 	unsigned q;
@@ -709,7 +706,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 			if (!isnan(skew))
 				rs.skew_median = skew;
 			q = (q & ~(spread | QUALITY_shared_cpu | QUALITY_skew)) |
-			    (judge(&env->o->quality, &rs, interval) & ~(interval ? spread : 0u));
+			    (judge(&env->s->quality, &rs, interval) & ~(interval ? spread : 0u));
 		}
 	}
 	stats_of(&rs, ok && rs.have[C_GBPS], &res->stats);

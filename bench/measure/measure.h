@@ -9,17 +9,36 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "opts.h"
+#include "point.h"
 #include "point_history.h"
 #include "pool.h"
-#include "sweep.h"
+#include "quality.h"
 
 /* The counter id of total GB/s in a point's history: its samples and intervals are of it. */
 #define MEASURE_COUNTER_GBPS 0
 
+/*
+ * What measuring takes of the run's settings, and nothing more: the command filled it from the
+ * options (stage_settings.h), so no measurement reads the command line's whole config.
+ */
+struct measure_settings {
+	double min_time;                /* --min-time: seconds a repetition; 0: Google Benchmark's */
+	int repetitions;                /* a point's repetitions in one round; 0: Google Benchmark's */
+	struct quality_limits quality;  /* the limits the flags judge by (quality.h) */
+	enum page_policy pages;         /* --pages of the buffers */
+	struct membind bind;            /* --membind of the buffers */
+	const struct load_kernel *load; /* the read kernel of mix points */
+	unsigned fill, prefill;         /* --fill: byte stored; --prefill: byte the buffers start at */
+	double stall_ms;                /* --inject-stall: the first point's calibrations stall */
+	double skew_us;                 /* --inject-skew: a batch's last thread starts this late */
+	double slowdown;                /* --inject-slowdown as a share of the time, 0: none */
+	const struct kernel *const *slowed; /* the kernels it bends, nslowed of them; NULL: all */
+	size_t nslowed;
+};
+
 struct measure_env {
 	struct pool *pool;
-	const struct run_opts *o;
+	const struct measure_settings *s;
 	double tsc_hz;       /* 0 when the TSC is not invariant: ticks columns stay empty */
 	bool cycles;         /* perf_event_open works for every pool thread */
 	bool stall;          /* --inject-stall applies to this point's calibrations */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "quality.h"
 #include "sweep_scaled.h"
 

@@ -15,8 +15,9 @@
 
 #include "compare.h"
 #include "measure.h"
-#include "opts.h"
 #include "point.h"
+
+struct run_opts;
 
 enum csv_col {
 #define COLUMN(name, desc) COL_##name,

@@ -16,14 +16,6 @@
 #include "stats.h"
 #include "rounds.h"
 
-static void join_args(int argc, char **argv, char *buf, size_t len)
-{
-	size_t used = (size_t)snprintf(buf, len, "storebench run");
-
-	for (int i = 1; i < argc && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
-}
-
 static void join_list(const struct u64_list *l, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -45,7 +37,7 @@ static const char *diagnostics(const struct run_opts *o)
 }
 
 /* Every key of the run but the defaults of its settings, into m. */
-static void run_keys(FILE *m, int argc, char **argv, const struct machine *mach,
+static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *mach,
 		     const struct run_opts *o, const struct outfiles *of, time_t now,
 		     double tsc_hz, const char *cycles_note)
 {
@@ -54,8 +46,7 @@ static void run_keys(FILE *m, int argc, char **argv, const struct machine *mach,
 	metadata_machine(m, "", mach);
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	metadata_kv(m, "", "utc_time", "%s", stamp);
-	join_args(argc, argv, buf, sizeof buf);
-	metadata_kv(m, "", "command_line", "%s", buf);
+	metadata_kv(m, "", "command_line", "%s", cl->text);
 	metadata_kv(m, "", "machine_id", "%s", of->machine);
 	metadata_kv(m, "", "json_file", "%s", of->json.path);
 	metadata_kv(m, "", "tsc_hz", "%.0f", tsc_hz);
@@ -86,7 +77,7 @@ static void run_keys(FILE *m, int argc, char **argv, const struct machine *mach,
 	join_list(&o->chunk, buf, sizeof buf);
 	metadata_kv(m, "", "chunk_bytes", "%s", buf);
 	metadata_kv(m, "", "read_kernel", "%s", o->load->name);
-	if (o->repetitions > 0 && !gbflag_given(argc, argv, "benchmark_repetitions"))
+	if (o->repetitions > 0 && !gbflag_given(cl->gb, cl->ngb, "benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
 	else
 		metadata_kv(m, "", "repetitions", "google benchmark flag");
@@ -105,7 +96,7 @@ static void run_keys(FILE *m, int argc, char **argv, const struct machine *mach,
 		    "none (one round)");
 	if (!o->canary) /* with the canary, its keys follow once it started (canary_settings) */
 		metadata_kv(m, "", "canary", "off");
-	if (o->repetitions > 0 && !gbflag_given(argc, argv, "benchmark_repetitions"))
+	if (o->repetitions > 0 && !gbflag_given(cl->gb, cl->ngb, "benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions_per_round", "%d",
 			    rounds_repetitions(o->repetitions, o->rounds));
 	metadata_kv(m, "", "batch_rule", "calls per batch chosen so barrier and timer cost < 1%% and a "
@@ -160,12 +151,12 @@ static const char *find_key(const char *text, const char *key, size_t *len)
  * did not give is its default; a CSV reader needs no copy of the defaults, the presets or the
  * profiles of the storebench that ran.
  */
-static void settings_defaults(FILE *m, const char *have, int argc, char **argv,
+static void settings_defaults(FILE *m, const char *have, const struct cmdline *cl,
 			      const struct machine *mach, const struct run_opts *o,
 			      const struct outfiles *of, time_t now, double tsc_hz,
 			      const char *cycles_note)
 {
-	const char *given[OPT_COUNT];
+	const char *const *given = cl->given;
 	size_t n = sizeof setting_key / sizeof setting_key[0];
 	struct run_opts d;
 
@@ -173,9 +164,7 @@ static void settings_defaults(FILE *m, const char *have, int argc, char **argv,
 	for (size_t i = 0; i < n; i++)
 		fprintf(m, ",%s", setting_key[i].key);
 	fputc('\n', m);
-	if (options_collect(argc, argv, given))
-		return;
-	if (given[OPT_canary] && !opts_parse_without(argc, argv, mach, OPT_canary, &d) &&
+	if (given[OPT_canary] && !opts_parse_without(cl, mach, OPT_canary, &d) &&
 	    d.canary != o->canary)
 		fprintf(m, "default_canary=%s\n", d.canary ? "on" : "off");
 	if (given[OPT_canary])
@@ -188,9 +177,9 @@ static void settings_defaults(FILE *m, const char *have, int argc, char **argv,
 
 		if (!given[setting_key[i].opt])
 			continue;
-		if (!opts_parse_without(argc, argv, mach, setting_key[i].opt, &d) &&
+		if (!opts_parse_without(cl, mach, setting_key[i].opt, &d) &&
 		    (t = open_memstream(&text, &len))) {
-			run_keys(t, argc, argv, mach, &d, of, now, tsc_hz, cycles_note);
+			run_keys(t, cl, mach, &d, of, now, tsc_hz, cycles_note);
 			fclose(t);
 			b = find_key(text, setting_key[i].key, &lb);
 		}
@@ -202,7 +191,7 @@ static void settings_defaults(FILE *m, const char *have, int argc, char **argv,
 	}
 }
 
-char *run_metadata(int argc, char **argv, const struct machine *mach,
+char *run_metadata(const struct cmdline *cl, const struct machine *mach,
 			  const struct run_opts *o, const struct outfiles *of, time_t now,
 			  double tsc_hz, const char *cycles_note)
 {
@@ -212,7 +201,7 @@ char *run_metadata(int argc, char **argv, const struct machine *mach,
 
 	if (!m)
 		return NULL;
-	run_keys(m, argc, argv, mach, o, of, now, tsc_hz, cycles_note);
+	run_keys(m, cl, mach, o, of, now, tsc_hz, cycles_note);
 	fclose(m);
 	m = keys ? open_memstream(&text, &len) : NULL;
 	if (!m) {
@@ -220,7 +209,7 @@ char *run_metadata(int argc, char **argv, const struct machine *mach,
 		return NULL;
 	}
 	fputs(keys, m);
-	settings_defaults(m, keys, argc, argv, mach, o, of, now, tsc_hz, cycles_note);
+	settings_defaults(m, keys, cl, mach, o, of, now, tsc_hz, cycles_note);
 	fclose(m);
 	free(keys);
 	return text;

@@ -19,7 +19,7 @@
  * and the JSON context say the same; NULL when out of memory.  tsc_hz and cycles_note are what
  * the run measured of its clocks before the first point.
  */
-char *run_metadata(int argc, char **argv, const struct machine *mach, const struct run_opts *o,
+char *run_metadata(const struct cmdline *cl, const struct machine *mach, const struct run_opts *o,
 		   const struct outfiles *of, time_t now, double tsc_hz, const char *cycles_note);
 
 /*

@@ -68,14 +68,14 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
  * a cache canary's (CANARY_PASS_BYTES at most, after its untimed warming call) at the L3 rate.
  * *samples gets their count.
  */
-static double canary_seconds(const struct run_opts *o, double sweep_s, size_t *samples)
+static double canary_seconds(const struct run_opts *o, const struct canary_config *cfg,
+			     double sweep_s, size_t *samples)
 {
-	struct canary_config cfg = canary_config_of(o);
 	double s = 0, tick = 0;
 
 	*samples = 2 + (size_t)(sweep_s / o->canary_period_s);
 	for (int r = 0; r < CANARY_REGIMES; r++) {
-		double bytes = (double)canary_bytes(&cfg, (enum canary_regime)r);
+		double bytes = (double)canary_bytes(cfg, (enum canary_regime)r);
 		double pass = r == CANARY_DRAM || !bytes ? bytes : bytes < CANARY_PASS_BYTES ?
 				     (double)CANARY_PASS_BYTES + bytes : 2 * bytes;
 		double pass_s = pass / ((r == CANARY_DRAM ? DRYRUN_GBPS_DRAM : DRYRUN_GBPS_L3) * 1e9);
@@ -183,7 +183,7 @@ static void print_threads(FILE *out, const struct run_opts *o, const struct scal
 }
 
 int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
-		 const struct point *pts, size_t n)
+		 const struct canary_config *cfg, const struct point *pts, size_t n)
 {
 	unsigned long long *lens = calloc(o->placement.ncpus ? o->placement.ncpus : 1, sizeof *lens);
 	unsigned long long memory;
@@ -248,11 +248,9 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 			!have ? "unknown" : f.node_peak[k] <= have ? "yes" : "no", h1, h2);
 	}
 	if (o->canary) {
-		double s = canary_seconds(o, total, &samples);
+		double s = canary_seconds(o, cfg, total, &samples);
 
-		struct canary_config cfg = canary_config_of(o);
-
-		human_bytes(canary_bytes(&cfg, CANARY_DRAM), h1, sizeof h1);
+		human_bytes(canary_bytes(cfg, CANARY_DRAM), h1, sizeof h1);
 		fprintf(out, "canary_samples=%zu canary_s=%.1f  # one thread's %s over %s (and the "
 			     "cache regimes' canaries), first touch + %d passes per sample + one "
 			     "per %d ms\n", samples, s, CANARY_KERNEL, h1, CANARY_PASSES,

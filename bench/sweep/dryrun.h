@@ -9,13 +9,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "canary.h"
 #include "machine.h"
 #include "opts.h"
 #include "plan_rules.h"
 #include "sweep.h"
 
-/* Print the plan of pts[0..n) (sweep order) for machine m to out.  0, or 1 out of memory. */
+/*
+ * Print the plan of pts[0..n) (sweep order) for machine m to out, the canaries (cfg) costed when
+ * o has them on.  0, or 1 out of memory.
+ */
 int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
-		 const struct point *pts, size_t n);
+		 const struct canary_config *cfg, const struct point *pts, size_t n);
 
 #endif

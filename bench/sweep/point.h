@@ -7,10 +7,10 @@
 #ifndef STOREBENCH_POINT_H
 #define STOREBENCH_POINT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernels.h"
-#include "opts.h"
 #include "plan.h"
 #include "rw.h"
 
