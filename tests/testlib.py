@@ -1,7 +1,7 @@
 # testlib.py — what several Python test drivers share: their checker, reading a storebench CSV,
 # a committed result from another machine, the installable scripts/ commands, and stopping a
-# running sweep at a known point.  Python 3 standard library; the drivers import it from their
-# own directory (tests/ is sys.path[0] when CTest runs them).
+# running sweep at a known point.  Python 3 standard library; the drivers, one folder
+# below it, import it through the PYTHONPATH that tests/CMakeLists.txt gives every Python test.
 
 import os
 import re

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+# readme_test.py — the figures README.md and docs/ci.md quote from committed runs, recomputed from
+# the files they cite.  Python 3 standard library and storebench.reader (the one CSV reader).
+# Why: a number in the README is a claim; it must be what the run it names measured (issue 21.20).
+"""usage: readme_test.py REPO_ROOT
+
+Each entry below is a piece of README.md (or docs/ci.md) text with figures in it, the committed
+files it cites, and the function that recomputes those figures from the files: the test fails
+when the text is no longer in the page, or when the files no longer give its figures.  Every
+plot README embeds must be what today's scripts/plot draws from the CSV it was drawn from.
+"""
+
+import filecmp
+import itertools
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = sys.argv[1]
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from storebench import reader  # noqa: E402
+from testlib import Checker  # noqa: E402
+
+check = Checker()
+RUNS = os.path.join(ROOT, "results", "turin-vm")
+
+
+def runs(*stamps):
+    return [reader.load(os.path.join(RUNS, "20261203T%sZ.csv" % s)) for s in stamps]
+
+
+def group(r):
+    return (r["call_bytes"], r["ws_bytes"], r["threads"], r["rw_ratio"])
+
+
+def claims(run):
+    """(group, kernel a, kernel b) -> +1 when a beats b, for every pair the run decided."""
+    out = {}
+    for r in run.rows:
+        for other, pre in ((r["vs_next_kernel"], "vs_next"), ("memset", "vs_memset")):
+            if not other or other == r["kernel"] or r[pre + "_verdict"] != "decided":
+                continue
+            a, b = sorted((r["kernel"], other))
+            win = float(r[pre + "_ratio"]) > 1
+            out[(group(r), a, b)] = 1 if win == (a == r["kernel"]) else -1
+    return out
+
+
+def pairs_cell(rs):
+    """'913, 896, 907 (2430)': pairs decided per run, and decided in two runs, summed over the
+    pairs of runs; and the count of those that disagree."""
+    c = [claims(r) for r in rs]
+    both = [(k, x[k] == y[k]) for x, y in itertools.combinations(c, 2) for k in x if k in y]
+    return "%s (%d)" % (", ".join(str(len(x)) for x in c), len(both)), sum(not s for _, s in both)
+
+
+def answers_cell(rs):
+    """'0/2/27, 1/1/27, 0/3/26 of 29': each run's groups decided / tie / undecided."""
+    out = []
+    for r in rs:
+        verdicts = [e.split()[2] for e in r.meta["winners"].split(",") if len(e.split()) >= 3]
+        out.append("/".join(str(verdicts.count(v)) for v in ("decided", "tie", "undecided")))
+    return "%s of %d" % (", ".join(out), len(verdicts))
+
+
+def coverage_cell(rs):
+    """'59 %': the share of (row, other run) pairs whose interval holds the other run's median."""
+    med = [{(r["kernel"],) + group(r): float(r["gbps_median"]) for r in x.rows} for x in rs]
+    held = []
+    for i, x in enumerate(rs):
+        for r in x.rows:
+            if r["gbps_ci_low"]:
+                held += [float(r["gbps_ci_low"]) <= m[(r["kernel"],) + group(r)] <=
+                         float(r["gbps_ci_high"]) for j, m in enumerate(med) if j != i]
+    return "%.0f %%" % (100 * statistics.mean(held))
+
+
+def flagged(rs):
+    return [100 * sum(r["quality"] != "ok" for r in x.rows) / len(x.rows) for x in rs]
+
+
+def night(name):
+    with open(os.path.join(RUNS, "nights-20261202", name, "summary.md")) as f:
+        head = f.read(4000)
+    if "**No baseline**" in head and "Exit status 0." in head:
+        return 0, 0  # the first night: nothing to gate against
+    m = re.search(r"\*\*([A-Za-z ]+)\*\* \(exit status (\d)\)(?:: \d+ points ran, \d+ compared: "
+                  r"(\d+) regressed)?", head)
+    return (int(m.group(2)), int(m.group(3) or 0)) if m else (None, None)
+
+
+QUICK = ("064357", "064511", "064625")
+SIX = ("064739", "064854", "065010")
+
+
+def table_rows():
+    quick, six = runs(*QUICK), runs(*SIX)
+    out = []
+    for rs, label in ((quick, "quick"), (six, "6-kernel")):
+        cell, contra = pairs_cell(rs)
+        check(contra == 0, f"{label}: {contra} contradictions between the cited runs")
+        out.append("| %s | **0** | %s | %s | %s |" % (
+            cell, answers_cell(rs), coverage_cell(rs),
+            ", ".join("%.0f %%" % f for f in flagged(rs))))
+    return out
+
+
+def regime(run, r):
+    """'L2', 'LLC' or 'DRAM': the canary that judged row r (a thread's working set against
+    twice its canaries' calls, half an L2 and half an LLC)."""
+    ws = int(r["ws_bytes"]) // int(r["threads"])
+    return ("L2" if ws <= 2 * int(run.meta["canary_l2_call_bytes"]) else
+            "LLC" if ws <= 2 * int(run.meta["canary_llc_call_bytes"]) else "DRAM")
+
+
+def shift(a, b):
+    """Per regime and thread count, the median over points of run b's median / run a's."""
+    med = {(r["kernel"],) + group(r): float(r["gbps_median"]) for r in a.rows}
+    out = {}
+    for r in b.rows:
+        out.setdefault((regime(b, r), r["threads"]), []).append(
+            float(r["gbps_median"]) / med[(r["kernel"],) + group(r)])
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
+def leaders(run):
+    """{call bytes: (leader, lead over the runner-up)} of the groups whose leader is decided."""
+    out = {}
+    for e in run.meta["winners"].split(","):
+        f = e.split()
+        if len(f) >= 4 and f[2] == "decided":
+            out[int(f[0].split("/")[0].split(":")[1])] = (f[1], float(f[3]))
+    return out
+
+
+def answer_sentences():
+    quick, six = runs(*QUICK), runs(*SIX)
+    lead = [leaders(r) for r in six]
+    names = {k for d in lead for k, _ in d.values()}
+    l1 = [8192, 16384, 32768]
+    check(names == {"avx512_t_u2"}, f"6-kernel decided leaders {names}")
+    check(all(set(l1) <= set(d) for d in lead), f"6-kernel: L1d decided in every run: {lead}")
+    rest = [sorted(s for s in d if s not in l1) for d in lead]
+    check(all(65536 <= s <= 524288 for x in rest for s in x) and sum(map(bool, rest)) == 2,
+          f"6-kernel: some of 64-512 KiB decided in two runs: {rest}")
+    check(all(max(d) <= 524288 for d in lead), "6-kernel: nothing decided from 1 MiB up")
+    gains = [100 * (d[s][1] - 1) for d in lead for s in l1]
+    first = [shift(quick[0], b) for b in quick[1:]]
+    moved = [v for d in first for v in d.values()]
+    check(all(v < 1 for v in moved), f"quick: the first run faster in every regime: {first}")
+    dram = [shift(a, b)[("DRAM", "1")] for a, b in itertools.combinations(six, 2)]
+    width = [100 * (float(r["gbps_ci_high"]) - float(r["gbps_ci_low"])) / float(r["gbps_median"])
+             for x in six for r in x.rows if regime(x, r) == "DRAM"]
+    samples = [int(r["samples"]) for x in six for r in x.rows if regime(x, r) == "DRAM"]
+    # the first and last windows are shorter: the starting sample's own and the sweep's tail
+    passes = [int(n) for x in quick + six for n in x.meta["canary_l2_passes"].split(",")[1:-1]]
+    return ["%s %% over the runner-up" % span(gains, "%.0f"),
+            "(their medians %s of its own, regime by regime)" % span(moved, "%.2f"),
+            "DRAM points moved %s %% from run to run" % span([100 * abs(v - 1) for v in dram],
+                                                            "%.0f"),
+            "DRAM intervals rest on\n%s rounds, %.0f %% wide" % (span(samples, "%d"),
+                                                                statistics.median(width)),
+            "took %s passes per window" % span(passes, "%d")]
+
+
+def nights_sentence():
+    got = [night("2026-12-02" + ("" if n == 1 else "-%d" % n)) for n in range(1, 12)]
+    check(all(g == (0, 0) for g in got[:10]), f"nights 1-10 exit 0 with no regression: {got}")
+    check(got[10][0] == 1, f"night 11 exits 1: {got[10]}")
+    return ["rep_stosb`, exited 1 with %d confirmed regressions" % got[10][1]]
+
+
+def span(values, fmt):
+    """'191-197': the range of VALUES in FMT, one number when both ends print the same."""
+    lo, hi = fmt % min(values), fmt % max(values)
+    return lo if lo == hi else "%s-%s" % (lo, hi)
+
+
+def result_section():
+    """The figures of "What a result looks like", from the run it shows."""
+    run = reader.load(os.path.join(RUNS, "20261203T034314Z.csv"))
+    one = {(r["kernel"], int(r["ws_bytes"])): r for r in run.rows
+           if r["threads"] == "1" and r["rw_ratio"] == "100"}
+    kib = lambda *n: [x * 1024 for x in n]  # noqa: E731
+    gbps = lambda k, sizes: [float(one[(k, s)]["gbps_median"]) for s in sizes]  # noqa: E731
+    ratio = lambda k, sizes: [float(one[(k, s)]["vs_memset_ratio"]) for s in sizes]  # noqa: E731
+    verdicts = lambda k, sizes: {one[(k, s)]["vs_memset_verdict"] for s in sizes}  # noqa: E731
+    l1, l2 = kib(12, 24), kib(192, 384)
+    upto12m = [s for s in sorted({s for _, s in one}) if s <= 12 << 20]
+    dram = kib(48 << 10, 96 << 10, 128 << 10)
+    check(verdicts("avx512_t_u8", l1 + l2) == {"decided"}, "avx512_t_u8 in L1d/L2 decided")
+    check(verdicts("rep_stosq", upto12m) == {"undecided"}, "rep_stosq to 12 MiB undecided")
+    check(verdicts("avx512_nt_u1", dram) == {"undecided"}, "NT in DRAM undecided")
+    check(one[("rep_stosq", 24 << 20)]["vs_memset_verdict"] == "decided", "rep_stosq 24 MiB")
+    flagged = sum(r["quality"] != "ok" for r in run.rows)
+    reasons = {r["quality"] for r in run.rows} - {"ok"}
+    return ["quick preset, %d points" % len(run.rows),
+            "%d points flagged (`%s`)" % (flagged, ", ".join(sorted(reasons))),
+            "writes\n%s GB/s, %s x memset" % (span(gbps("avx512_t_u8", l1), "%.0f"),
+                                             span(ratio("avx512_t_u8", l1), "%.2f")),
+            "in L2 (192 and 384 KiB) %s GB/s, %s x" % (span(gbps("avx512_t_u8", l2), "%.0f"),
+                                                      span(ratio("avx512_t_u8", l2), "%.2f")),
+            "within %s of each other" % span(ratio("rep_stosq", upto12m), "%.2f"),
+            "rep_stosq leads memset %.2f x" % float(one[("rep_stosq", 24 << 20)]["vs_memset_ratio"]),
+            "match memset (%s, undecided) at %s GB/s" % (
+                span(ratio("avx512_nt_u1", dram), "%.2f"),
+                span(gbps("avx512_nt_u1", dram) + gbps("memset", dram), "%.0f")),
+            "falls to %s of it" % span(ratio("avx512_t_u8", dram), "%.2f"),
+            "run at %s of memset" % span(ratio("avx512_nt_u1", upto12m), "%.2f")]
+
+
+def embedded_plots(readme):
+    """Every plot README embeds is what today's scripts/plot draws from the CSV beside its folder
+    (gnuplot's PNG is byte for byte the same from the same input on Debian 12): a change to the
+    plots that leaves the README's picture behind fails here until it is drawn again."""
+    for png in re.findall(r"!\[[^]]*\]\((results/[^)]+-plots/[^)]+\.png)\)", readme):
+        folder, name = os.path.split(png)
+        csv = os.path.join(ROOT, folder[:-len("-plots")] + ".csv")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([os.path.join(ROOT, "scripts", "plot"), csv, "-o", tmp, "--only",
+                                name.split("-")[0], "--format", "png"],
+                               capture_output=True, text=True)
+            drawn = os.path.join(tmp, name)
+            same = os.path.isfile(drawn) and filecmp.cmp(drawn, os.path.join(ROOT, png),
+                                                         shallow=False)
+        check(r.returncode == 0 and same,
+              f"README's {png} is not what scripts/plot draws from {os.path.relpath(csv, ROOT)} "
+              f"today: draw it again (exit {r.returncode}: {r.stderr.strip()[-200:]})")
+
+
+def main():
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    with open(os.path.join(ROOT, "docs", "ci.md")) as f:
+        ci = f.read()
+    embedded_plots(readme)
+    for text, page, name in ([(t, readme, "README.md") for t in
+                              table_rows() + answer_sentences() + result_section()] +
+                             [(t, ci, "docs/ci.md") for t in nights_sentence()]):
+        check(text in page, f"{name} does not say what its cited runs give: {text!r}")
+    return check.finish("readme figures")
+
+
+sys.exit(main())

@@ -1,7 +1,0 @@
-/*
- * line_kinds_flush.c — kernels/store_flush.c with clflushopt and clwb recorded.
- * ISA: -mavx2 like the kernel file's stores; the recorded flushes need no flag.
- * Why: test_line_kinds checks the line rules on the file's own loops, edges and unrolls.
- */
-#include "line_kinds.h"
-#include "store_flush.c"

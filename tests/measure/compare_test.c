@@ -1,0 +1,177 @@
+/*
+ * compare_test.c — comparison groups (bench/sweep/groups.c), the rounds' paired order
+ * (bench/sweep/rounds.c), and the one rule of the answer (bench/measure/compare.c,
+ * bench/output/winners.c): ranks, paired ratios, their intervals and verdicts, and the winners
+ * and crossovers they print, on constructed samples.
+ * Plain C, no ISA.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "groups.h"
+#include "measure.h"
+#include "rounds.h"
+#include "test_util.h"
+#include "winners.h"
+
+#define NK 3       /* kernels per group */
+#define NS 3       /* sizes: groups */
+#define ROUNDS 12
+
+static const char *const kname[NK] = { "memset", "rep_stosb", "sse2_t_u1" };
+
+/* The sweep's order: kernel by kernel, each over the sizes (as sweep.c walks them). */
+static void make_points(struct point *pts)
+{
+	for (int k = 0; k < NK; k++)
+		for (int s = 0; s < NS; s++) {
+			struct point *p = &pts[k * NS + s];
+
+			*p = (struct point){ .k = kernel_find(kname[k]), .threads = 1,
+					     .kind = POINT_STORE };
+			p->store = (struct store_shape){ WS_CALL, 4096u << (4 * s), 4096u << (4 * s) };
+			point_name(p);
+		}
+}
+
+static void check_groups(const struct point *pts, const struct groups *g)
+{
+	uint64_t state, replay;
+	size_t order[NK * NS], again[NK * NS];
+	bool active[NS] = { false, true, false };
+
+	CHECK(g->ngroups == NS, "%zu groups, want %d (one per size)", g->ngroups, NS);
+	for (size_t i = 0; i < g->npoints; i++)
+		CHECK(g->group[i] == i % NS, "%s in group %zu, want %zu", pts[i].name, g->group[i],
+		      i % NS);
+	state = replay = 7;
+	CHECK(rounds_shuffle(g, NULL, &state, order) == NK * NS, "a round measures every point");
+	rounds_shuffle(g, NULL, &replay, again);
+	CHECK(!memcmp(order, again, sizeof order), "the same seed gives the same round");
+	/* back to back: each run of NK measurements is one group, every kernel once */
+	for (size_t r = 0; r < NS; r++) {
+		unsigned seen = 0;
+
+		for (size_t m = 0; m < NK; m++) {
+			CHECK(g->group[order[r * NK + m]] == g->group[order[r * NK]],
+			      "run %zu holds one group", r);
+			seen |= 1u << (order[r * NK + m] / NS);
+		}
+		CHECK(seen == (1u << NK) - 1, "run %zu has every kernel once", r);
+	}
+	CHECK(rounds_shuffle(g, active, &state, order) == NK &&
+	      g->group[order[0]] == 1 && g->group[order[1]] == 1 && g->group[order[2]] == 1,
+	      "an adaptive round measures only the active groups");
+}
+
+/* A history of ROUNDS samples: base x factor(round), one repetition a round. */
+static struct point_history *history(double base, double (*factor)(int), int skip_round)
+{
+	struct point_history *h = point_history_new(1);
+
+	for (int r = 0; h && r < ROUNDS; r++) {
+		struct gbs_counter c = { MEASURE_COUNTER_GBPS, base * factor(r) };
+		int first = h->nrep;
+
+		if (r == skip_round)
+			continue;
+		point_history_add(h, &c, 1);
+		point_history_end_round(h, MEASURE_COUNTER_GBPS, first, r, NAN);
+		h->rounds++;
+	}
+	return h;
+}
+
+/* The host's speed state per round: the drift pairing has to cancel (0.7x to 1.3x). */
+static double host(int r)
+{
+	return 1 + 0.3 * sin(r * 1.7);
+}
+
+/* A kernel that is 10 % faster in even rounds and 10 % slower in odd ones. */
+static double flip(int r)
+{
+	return host(r) * (r % 2 ? 0.9 : 1.1);
+}
+
+static void check_compare(const struct point *pts, const struct groups *g)
+{
+	struct point_history *hist[NK * NS];
+	struct compare c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	/* size 0: sse2_t_u1 decided 10 % over rep_stosb, which ties memset (+0.5 %) */
+	hist[0 * NS + 0] = history(100, host, -1);
+	hist[1 * NS + 0] = history(100.5, host, -1);
+	hist[2 * NS + 0] = history(110.55, host, 3); /* a round missing: paired by round, not slot */
+	/* size 1: memset decided over both, 20 % */
+	hist[0 * NS + 1] = history(120, host, -1);
+	hist[1 * NS + 1] = history(100, host, -1);
+	hist[2 * NS + 1] = history(99, host, -1);
+	/* size 2: rep_stosb and memset swap places round by round: undecided */
+	hist[0 * NS + 2] = history(100, host, -1);
+	hist[1 * NS + 2] = history(100, flip, -1);
+	hist[2 * NS + 2] = NULL; /* failed verification: unranked */
+	CHECK(compare_init(&c, pts, g, 0.03), "compare_init");
+	CHECK(compare_update(&c, (const struct point_history *const *)hist, true), "update");
+
+	CHECK(c.pt[2 * NS].rank == 1 && c.pt[1 * NS].rank == 2 && c.pt[0].rank == 3,
+	      "size 0 ranks sse2 %u, rep %u, memset %u", c.pt[2 * NS].rank, c.pt[NS].rank,
+	      c.pt[0].rank);
+	CHECK(c.pt[2 * NS].next.verdict == VERDICT_DECIDED && c.pt[2 * NS].next.n == ROUNDS - 1 &&
+	      fabs(c.pt[2 * NS].next.ratio - 1.1) < 1e-9, "sse2 over rep_stosb: %s at %g over %d "
+	      "rounds", verdict_name[c.pt[2 * NS].next.verdict], c.pt[2 * NS].next.ratio,
+	      c.pt[2 * NS].next.n);
+	CHECK(c.pt[NS].next.verdict == VERDICT_TIE && c.pt[NS].memset.verdict == VERDICT_TIE,
+	      "rep_stosb and memset tie (+0.5 %% every round, the host's 30 %% swings cancelled)");
+	CHECK(c.answer[0] == VERDICT_DECIDED && c.leader[0] == 2 * NS, "size 0 decided for sse2");
+	CHECK(c.answer[1] == VERDICT_DECIDED && c.leader[1] == 1 && c.pt[1].memset.verdict ==
+	      VERDICT_NONE, "size 1 decided for memset, which has no pair with itself");
+	CHECK(c.answer[2] == VERDICT_UNDECIDED && c.pt[2 * NS + 2].rank == 0,
+	      "size 2 undecided (%s), its failed point unranked", verdict_name[c.answer[2]]);
+	CHECK(c.pt[c.leader[2]].next.ratio >= 1, "a leader never trails its runner-up in the "
+	      "paired ratio (%g)", c.pt[c.leader[2]].next.ratio);
+	CHECK(c.count[VERDICT_DECIDED] == 2 && c.count[VERDICT_UNDECIDED] == 1, "2 decided, 1 "
+	      "undecided");
+
+	m = open_memstream(&text, &len);
+	winners_keys(m, "# ", &c);
+	fclose(m);
+	CHECK(text && strstr(text, "# winners=call:4096/ws:4096/threads:1/rw:100 sse2_t_u1 decided "
+			     "1.1000 ") && (strstr(text, "/rw:100 rep_stosb undecided") ||
+					    strstr(text, "/rw:100 memset undecided")),
+	      "winners key: %s", text);
+	CHECK(text && strstr(text, "# crossovers=threads:1/rw:100 sse2_t_u1 call:4096/ws:4096 "
+			     "memset call:65536/ws:65536\n"), "crossover key: %s", text);
+	free(text);
+
+	/* one round: ranks, but nothing paired and no claim */
+	CHECK(compare_update(&c, (const struct point_history *const *)hist, false) &&
+	      c.pt[2 * NS].rank == 1 && c.pt[2 * NS].next.verdict == VERDICT_NONE &&
+	      c.answer[0] == VERDICT_UNDECIDED, "unpaired: ranked, no verdict");
+	for (size_t i = 0; i < NK * NS; i++)
+		point_history_free(hist[i]);
+	compare_free(&c);
+}
+
+int main(void)
+{
+	struct point pts[NK * NS];
+	struct groups g;
+
+	CHECK(compare_verdict(1.04, 1.2, 0.03) == VERDICT_DECIDED &&
+	      compare_verdict(0.5, 0.96, 0.03) == VERDICT_DECIDED &&
+	      compare_verdict(0.97, 1.03, 0.03) == VERDICT_TIE &&
+	      compare_verdict(0.99, 1.05, 0.03) == VERDICT_UNDECIDED &&
+	      compare_verdict(NAN, NAN, 0.03) == VERDICT_UNDECIDED, "the verdict rule's edges");
+	make_points(pts);
+	CHECK(groups_init(&g, pts, NK * NS), "groups_init");
+	check_groups(pts, &g);
+	check_compare(pts, &g);
+	groups_free(&g);
+	return test_result("compare: groups, paired rounds, verdicts, winners and crossovers");
+}

@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+# plots_tables_test.py — CTest driver for scripts/plot and scripts/table (render, golden, bad input).
+# Python 3 standard library; runs the built storebench for a tiny real sweep, never a made-up CSV.
+# Asserts what a user sees: gnuplot silent, PNG/SVG valid, tables byte-identical, errors one line + 2.
+"""Usage: plots_tables_test.py SRCDIR STOREBENCH PART [--update]
+PART: render (a tiny real sweep plotted), golden (tables of a committed run against the golden
+files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_faults.
+Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+SKIP = 77
+FIXTURE = "tests/fixtures/zen5-2cpu-sweep.csv"
+# a real paired run (6 kernels, 8 KiB..128 MiB, 1 thread, the quick preset's rounds and budget)
+PAIRED = "results/turin-vm/20261202T190857Z.csv"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def fail(msg):
+    sys.stderr.write("FAIL: %s\n" % msg)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def check_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data.startswith(PNG_MAGIC):
+        fail("%s: not a PNG (magic bytes)" % path)
+    if b"IEND" not in data[-16:]:
+        fail("%s: PNG truncated (no IEND chunk)" % path)
+    if len(data) < 8000:
+        fail("%s: only %d bytes, too small for a plot with curves" % (path, len(data)))
+
+
+def check_svg(path):
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        fail("%s: SVG does not parse as XML: %s" % (path, e))
+    if not root.tag.endswith("svg"):
+        fail("%s: root element is %s, not svg" % (path, root.tag))
+    paths = sum(1 for el in root.iter() if el.tag.endswith("path"))
+    if os.path.getsize(path) < 8000 or paths < 10:
+        fail("%s: %d bytes, %d paths: too little for a plot with curves" % (
+            path, os.path.getsize(path), paths))
+
+
+def render(storebench, src):
+    if shutil.which("gnuplot") is None:
+        print("SKIP: gnuplot not installed")
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix="sb-plots-")
+    try:
+        csv = os.path.join(tmp, "sweep.csv")
+        # a few kernels, few sizes, 2 thread counts, 2 rw ratios in both modes, then hot+cold:
+        # every plot type has rows
+        sweep = [storebench, "run", "--kernels", "memset,sse2_t_u4,sse2_nt_u4,rep_stosb",
+                 "--call", "4KiB,64KiB,4MiB", "--threads", "1,2", "--rw", "100,50",
+                 "--rw-mode", "interleave,split", "--min-time", "0.002", "--repetitions", "2",
+                 "--csv", csv]
+        r = run(sweep)
+        if r.returncode != 0:
+            fail("sweep failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
+        ticks = [storebench, "run", "--kernels", "memset,sse2_nt_u4", "--call", "64,1KiB",
+                 "--ws", "hot,cold", "--threads", "1", "--misalign", "0,1", "--min-time", "0.002",
+                 "--repetitions", "2", "--csv", os.path.join(tmp, "ticks.csv")]
+        r = run(ticks)
+        if r.returncode != 0:
+            fail("hot/cold sweep failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
+        expect = {"bandwidth-t1-rw100-best", "bandwidth-t2-rw100-best", "bandwidth-t1-rw100-nt",
+                  "threads-cache", "threads-dram", "rw-interleave-t2-seq-ws4MiB-call4KiB",
+                  "rw-split-t2-seq-ws4MiB-call4KiB"}
+        for n, (args, names) in enumerate((([csv], expect),
+                            ([os.path.join(tmp, "ticks.csv")], {"ticks-t1-mis0", "ticks-t1-mis1"}),
+                            (["--overlay", "--normalise", "tsc", csv, os.path.join(src, FIXTURE)],
+                             {"overlay-nt-per-tsc", "overlay-libc-per-tsc"}))):
+            out = os.path.join(tmp, "plots%d" % n)  # one folder per CSV: plot refuses to share one
+            r = run([os.path.join(src, "scripts/plot"), "-o", out] + args)
+            if r.returncode != 0 or r.stderr:
+                fail("scripts/plot %s: exit %d, stderr: %s" % (" ".join(args), r.returncode, r.stderr))
+            files = [l for l in r.stdout.splitlines() if not l.startswith("note: ")]
+            made = {os.path.splitext(os.path.basename(f))[0] for f in files}
+            if not names <= made:
+                fail("missing plots %s (made %s)" % (sorted(names - made), sorted(made)))
+            for f in files:
+                (check_png if f.endswith(".png") else check_svg)(f)
+            print("ok: %d files from scripts/plot %s" % (len(files), " ".join(
+                os.path.basename(a) for a in args)))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def golden(src, update):
+    fixture = os.path.join(src, FIXTURE)
+    for fmt in ("text", "md"):
+        r = run([os.path.join(src, "scripts/table"), "--format", fmt, fixture], cwd=os.path.dirname(fixture))
+        if r.returncode != 0 or r.stderr:
+            fail("scripts/table --format %s: exit %d: %s" % (fmt, r.returncode, r.stderr))
+        gold = fixture[:-4] + ".table." + fmt
+        if update:
+            with open(gold, "w") as f:
+                f.write(r.stdout)
+            continue
+        with open(gold) as f:
+            want = f.read()
+        if r.stdout != want:
+            got, exp = r.stdout.splitlines(), want.splitlines()
+            first = next((i for i, (a, b) in enumerate(zip(got, exp)) if a != b), min(len(got), len(exp)))
+            fail("%s differs at line %d:\n  got:  %s\n  want: %s" % (
+                gold, first + 1, got[first] if first < len(got) else "<end>",
+                exp[first] if first < len(exp) else "<end>"))
+        print("ok: table --format %s matches %s" % (fmt, os.path.basename(gold)))
+    return 0
+
+
+def badinput(src):
+    fixture = os.path.join(src, FIXTURE)
+    tmp = tempfile.mkdtemp(prefix="sb-bad-")
+    try:
+        with open(fixture) as f:
+            text = f.read()
+        empty = os.path.join(tmp, "empty.csv")
+        open(empty, "w").close()
+        nocol = os.path.join(tmp, "nocol.csv")
+        with open(nocol, "w") as f:
+            f.write(text.replace("ticks_per_call_median", "ticks_median"))
+        headonly = os.path.join(tmp, "head.csv")
+        with open(headonly, "w") as f:
+            f.write("".join(l for l in text.splitlines(True)[:200] if l.startswith("#")))
+            f.write(next(l for l in text.splitlines(True) if not l.startswith("#")))
+        # a short row is named by its line in the file, '#' lines counted (issue 21.17)
+        lines = text.splitlines(True)
+        bad_at = [i for i, l in enumerate(lines) if not l.startswith("#")][5]
+        short = os.path.join(tmp, "short.csv")
+        with open(short, "w") as f:
+            f.write("".join(lines[:bad_at] + ["memset,1,2\n"] + lines[bad_at + 1:]))
+        # an implausible GB/s: one rule and one message for every reader (issue 21.15: table
+        # printed -5.00, compare-cpus a dash, plot gnuplot's error)
+        head_at = [i for i, l in enumerate(lines) if not l.startswith("#")][0]
+        col = lines[head_at].rstrip("\n").split(",").index("gbps_median")
+        odd_gbps = []
+        for v in ("-5", "0", "1e308", "nan"):
+            f_ = lines[head_at + 1].rstrip("\n").split(",")
+            f_[col] = v
+            path = os.path.join(tmp, "gbps%s.csv" % v)
+            with open(path, "w") as f:
+                f.write("".join(lines[:head_at + 1] + [",".join(f_) + "\n"] +
+                                lines[head_at + 2:]))
+            odd_gbps.append((path, "gbps_median '%s' is no bandwidth" % v))
+        fifo = os.path.join(tmp, "fifo.csv")
+        os.mkfifo(fifo)
+        # /dev/zero grew the reader until MemoryError, a FIFO without a writer blocked it
+        # forever, a directory was a traceback (issue 21.7)
+        cases = [(os.path.join(tmp, "absent.csv"), "no such file"), (empty, "empty"),
+                 (nocol, "ticks_per_call_median"), (headonly, "no data rows"),
+                 ("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+                 (tmp, "is a directory"), (short, "line %d has 3 fields" % (bad_at + 1))] + \
+            odd_gbps
+        tried = 0
+        for tool in ("table", "plot", "compare-cpus"):
+            # compare-cpus reads no ticks column
+            for path, word in (c for c in cases if tool != "compare-cpus" or c[0] != nocol):
+                tried += 1
+                r = run([os.path.join(src, "scripts", tool), path] +
+                        (["-o", os.path.join(tmp, "out")] if tool == "plot" else []) +
+                        ([fixture] if tool == "compare-cpus" else []), timeout=30)
+                lines = r.stderr.splitlines()
+                if r.returncode != 2 or len(lines) != 1 or word not in lines[0] or r.stdout:
+                    fail("%s %s: want exit 2 and one stderr line naming '%s', got exit %d, "
+                         "stderr %r, stdout %r" % (tool, os.path.basename(path), word, r.returncode,
+                                                    r.stderr, r.stdout[:200]))
+            r = run([os.path.join(src, "scripts", tool), "--no-such-option", fixture])
+            if r.returncode != 2 or len(r.stderr.splitlines()) != 1:
+                fail("%s --no-such-option: exit %d, stderr %r" % (tool, r.returncode, r.stderr))
+        # compare-cpus -o follows plot's folder rules (issue 21.12): the old one wrote through
+        # a symlink at compare-cpus.md into the file it named
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        trap = os.path.join(tmp, "trap")
+        os.mkdir(trap)
+        os.symlink(victim, os.path.join(trap, "compare-cpus.md"))
+        pair = [fixture, os.path.join(src, PAIRED)]
+        r = run([os.path.join(src, "scripts", "compare-cpus"), "-o", trap] + pair)
+        with open(victim) as f:
+            kept = f.read() == "precious\n"
+        if r.returncode != 2 or len(r.stderr.splitlines()) != 1 or not kept:
+            fail("compare-cpus -o over a symlink: exit %d, stderr %r, the file it names %s"
+                 % (r.returncode, r.stderr, "kept" if kept else "overwritten"))
+        fresh = os.path.join(tmp, "cmp")
+        for n in (1, 2):
+            r = run([os.path.join(src, "scripts", "compare-cpus"), "-o", fresh] + pair)
+            if r.returncode != 0 or not os.path.isfile(os.path.join(fresh, "compare-cpus.md")):
+                fail("compare-cpus -o a folder of its own, run %d: exit %d, %r"
+                     % (n, r.returncode, r.stderr))
+        if os.path.exists(os.path.join(tmp, "out")) and os.listdir(os.path.join(tmp, "out")):
+            fail("plot left files behind after bad input: %s" % os.listdir(os.path.join(tmp, "out")))
+        print("ok: %d bad inputs, each one stderr line and exit 2" % (tried + 3))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def with_columns(fixture, path, names, values):
+    """Write the fixture to path with columns names appended, values(row dict) giving each row's
+    fields (the columns a newer storebench writes); the rows, as dicts, are returned."""
+    with open(fixture) as f:
+        lines = f.read().splitlines()
+    head = next(i for i, l in enumerate(lines) if not l.startswith("#"))
+    cols = lines[head].split(",")
+    rows = [dict(zip(cols, l.split(","))) for l in lines[head + 1:]]
+    out = list(lines)
+    out[head] += "".join("," + n for n in names)
+    for i, r in enumerate(rows):
+        out[head + 1 + i] += "".join("," + v for v in values(r))
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return rows
+
+
+def shared(src):
+    """A point flagged as run on a shared CPU is starred in the table and nothing else is: the
+    fixture gets a cpu_share_min column (0.5 on one row, 1.0 elsewhere) in a temporary copy."""
+    fixture = os.path.join(src, FIXTURE)
+    tmp = tempfile.mkdtemp(prefix="sb-shared-")
+    try:
+        def probe(r):
+            return (r["kernel"], r["call_bytes"], r["ws_mode"], r["threads"],
+                    r["misalign_bytes"]) == ("memset", "262144", "call", "1", "0")
+        path = os.path.join(tmp, "shared.csv")
+        flagged = with_columns(fixture, path, ["cpu_share_min"],
+                               lambda r: ["0.5" if probe(r) else "1.0"])
+        if sum(map(probe, flagged)) != 1:
+            fail("fixture has %d rows for the shared-CPU probe, want 1" % sum(map(probe, flagged)))
+        r = run([os.path.join(src, "scripts/table"), "--section", "checksum", path])
+        if r.returncode != 0:
+            fail("table on the shared-CPU copy: exit %d: %s" % (r.returncode, r.stderr))
+        starred = [l for l in r.stdout.splitlines() if "*" in l and not l.startswith(("*", "**"))]
+        if len(starred) != 1 or not starred[0].startswith("memset") or starred[0].count("*") != 1:
+            fail("want exactly the memset row starred once, got %r" % starred)
+        if "cpu_share_min" not in r.stdout:
+            fail("no note explaining the star:\n" + r.stdout)
+        print("ok: the one shared-CPU point is starred, with its note")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def svg_text(path):
+    return " ".join("".join(el.itertext()) for el in ET.parse(path).getroot().iter()
+                    if el.tag.endswith("text"))
+
+
+def shares(src):
+    """Cache lines sit at one thread's share: the fixture (2 threads in one 32 MiB L3, private
+    L2) gets the l2_threads/l3_threads columns a current run writes; the 2-thread bandwidth plot
+    must mark L3/2 at 16 MiB and the 1-thread plot L3 at 32 MiB, and L2 at 1 MiB in both."""
+    if shutil.which("gnuplot") is None:
+        print("SKIP: gnuplot not installed")
+        return SKIP
+    fixture = os.path.join(src, FIXTURE)
+    tmp = tempfile.mkdtemp(prefix="sb-shares-")
+    try:
+        path = os.path.join(tmp, "shares.csv")
+        with_columns(fixture, path, ["l2_threads", "l3_threads"], lambda r: ["1", r["threads"]])
+        plots = os.path.join(tmp, "plots")
+        r = run([os.path.join(src, "scripts/plot"), "-o", plots, path])
+        if r.returncode != 0:
+            fail("scripts/plot on the shares copy: exit %d: %s" % (r.returncode, r.stderr))
+        for threads, want, unwanted in ((1, "L3 32 MiB", "L3/"), (2, "L3/2 16 MiB", "L3 32 MiB")):
+            text = svg_text(os.path.join(plots, "bandwidth-t%d-rw100-mis0-best.svg" % threads))
+            if want not in text or unwanted in text or "L2 1 MiB" not in text:
+                fail("%d-thread plot: want %r and 'L2 1 MiB', not %r; its labels: %s" % (
+                    threads, want, unwanted, text[:300]))
+        print("ok: cache lines at the per-thread share (L3/2 at 2 threads, L3 at 1)")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def steps(src):
+    """table --section steps: the plateau rule at its edges (from the fixture's own cache sizes),
+    a point lifted 3x inside a plateau makes both its steps count, a flag on it marks both pairs,
+    and the table prints what the module counts."""
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    from storebench import classes, reader, rows
+    from storebench import steps as st
+    fixture = os.path.join(src, "tests/fixtures/advise-skylake-sp-sweep.csv")
+    sweep = reader.load(fixture)
+    row = rows.curve(sweep.rows)[0]
+    l1, l2, l3 = classes.shares(sweep, row)
+    edges = [(l1 // 4 - 64, None), (l1 // 4, "L1"), (l1 // 2, "L1"), (l1, None), (2 * l1, "L2"),
+             (l2 // 2, "L2"), (l2, None), (2 * l2, "L3"), (l3 // 2, "L3"), (l3, None),
+             (2 * l3, "DRAM"), (64 * l3, "DRAM")]
+    for ws, want in edges:
+        got = st.plateau(sweep, dict(row, ws_bytes=str(ws)))
+        if got != want:
+            fail("steps: a working set of %d bytes is in plateau %s, want %s" % (ws, got, want))
+    found = st.steps(sweep)
+    before = st.summary(found, 0.10)["all"]
+    mids = [(a, b) for a, b in zip(found, found[1:])
+            if (a.kernel, a.threads, a.ws_b) == (b.kernel, b.threads, b.ws_a)]
+    if not mids:
+        fail("steps: the fixture has no point with a plateau neighbour on each side")
+    a, b = mids[0]
+    lifted = [dict(r) for r in sweep.rows]
+    for r in lifted:
+        if (r["kernel"], rows.ival(r, "threads"), rows.ival(r, "ws_bytes")) == (a.kernel, a.threads, a.ws_b):
+            r["gbps_median"] = str(3 * rows.num(r["gbps_median"]))
+            r["quality"] = "cv"
+    run2 = reader.Run(sweep.path, sweep.meta, sweep.columns, lifted)
+    after = st.summary(st.steps(run2), 0.10)["all"]
+    newly = (a.step <= 0.10) + (b.step <= 0.10)
+    if after[1] - before[1] != newly:
+        fail("steps: lifting %s at %d B 3x added %d steps over 10%%, want %d" % (
+            a.kernel, a.ws_b, after[1] - before[1], newly))
+    was_flagged = a.flagged + b.flagged
+    if after[3] - before[3] != 2 - was_flagged:
+        fail("steps: a flag on the lifted point marked %d more pairs, want %d" % (
+            after[3] - before[3], 2 - was_flagged))
+    r = run([os.path.join(src, "scripts/table"), "--section", "steps", fixture])
+    line = [l.split() for l in r.stdout.splitlines() if l.startswith("all ")]
+    want = [str(before[0]), str(before[1]), "%.1f%%" % (100.0 * before[1] / before[0]),
+            "%.1f%%" % (100 * before[2]), str(before[3])]
+    if r.returncode != 0 or not line or line[0][1:] != want:
+        fail("steps: table's 'all' row %s, want %s (exit %d: %s)" % (
+            line, want, r.returncode, r.stderr.strip()))
+    r = run([os.path.join(src, "scripts/table"), "--section", "steps", "--step-limit", "0", fixture])
+    if r.returncode != 2 or "--step-limit" not in r.stderr:
+        fail("steps: --step-limit 0 exits %d: %s" % (r.returncode, r.stderr.strip()))
+    print("ok: steps: %d pairs, %d over 10%%; a 3x point adds %d" % (before[0], before[1], newly))
+    return 0
+
+
+def cells(lines):
+    """A text table's rows as cells: columns stand two or more spaces apart."""
+    return [re.split(r"\s{2,}", ln.strip()) for ln in lines]
+
+
+def answer(src):
+    """The answer section is the run's winners metadata, row for row; the winners table's '~'
+    is storebench's verdict: absent only where best beat the runner-up (or memset) decided at
+    every working set of the class, present everywhere in a one-round run."""
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    from storebench import classes, reader
+    paired = os.path.join(src, PAIRED)
+    r = run([os.path.join(src, "scripts/table"), "--section", "winners,answer", paired])
+    if r.returncode != 0:
+        fail("answer: table exit %d: %s" % (r.returncode, r.stderr.strip()))
+    data = reader.load(paired)
+    lines = r.stdout.splitlines()
+    for entry in data.meta["winners"].split(","):
+        group, leader, verdict = entry.split()[:3]
+        if not any(ln.split()[:3] == [group, leader, verdict] for ln in lines):
+            fail("answer: no row '%s %s %s' in\n%s" % (group, leader, verdict, r.stdout))
+    rows = [x for x in data.rows if x["rw_ratio"] == "100"]
+    settled = 0
+    for f in cells(lines):
+        if len(f) != 10 or f[0] not in classes.CLASSES:
+            continue
+        cls, best, second, margin, vs = f[0], f[3], f[5], f[7], f[9]
+        crows = [x for x in rows if classes.size_class(data, x) == cls and x["kernel"] == best]
+        decided = all(x["group_rank"] == "1" and x["vs_next_kernel"] == second and
+                      x["vs_next_verdict"] == "decided" for x in crows)
+        if margin.endswith("~") == decided:
+            fail("answer: %s margin '%s' but storebench's verdicts %s decided at every size"
+                 % (cls, margin, "are" if decided else "are not"))
+        if vs != "baseline" and vs.endswith("~") == all(x["vs_memset_verdict"] == "decided"
+                                                         for x in crows):
+            fail("answer: %s vs memset '%s' against storebench's verdicts" % (cls, vs))
+        settled += not margin.endswith("~")
+    if not settled:
+        fail("answer: no class settled in a paired run whose first groups were decided")
+    one = run([os.path.join(src, "scripts/table"), "--section", "winners,answer",
+               os.path.join(src, FIXTURE)])
+    margins = [f[7] for f in cells(one.stdout.splitlines())
+               if len(f) == 10 and f[0] in classes.CLASSES]
+    if not margins or not all(m.endswith("~") for m in margins) or \
+            "answer: skipped, the run claims no winner" not in one.stdout:
+        fail("answer: a one-round run settles nothing and claims no winner:\n%s" % one.stdout)
+    print("ok: answer: %d winners rows as the metadata says, %d classes settled by storebench's "
+          "verdicts; a one-round run settles none" % (len(data.meta["winners"].split(",")),
+                                                       settled))
+    return 0
+
+
+def outdir_faults(src):
+    """A CSV whose name is not UTF-8 plots twice into its folder (its manifest keeps the name);
+    a full disk is one line, exit 1, and the folder is left as the next run accepts it (issue
+    21.6: tracebacks, and a folder without its manifest that plot then refused).  The full disk
+    is a tiny tmpfs: skipped where mounting one is not allowed."""
+    tmp = tempfile.mkdtemp(prefix="sb-outdir-")
+    plot = os.path.join(src, "scripts", "plot")
+    try:
+        odd = os.path.join(tmp.encode(), b"x\xe9.csv")
+        shutil.copy(os.path.join(src, FIXTURE), odd)
+        for n in (1, 2):
+            r = run([plot, "--only", "bandwidth", "--format", "svg", os.fsdecode(odd)],
+                    errors="surrogateescape")  # it prints the file names it wrote
+            if r.returncode != 0 or r.stderr:
+                fail("plot of a non-UTF-8 CSV name, run %d: exit %d, %r" % (n, r.returncode,
+                                                                           r.stderr[-300:]))
+        full = os.path.join(tmp, "full")
+        os.mkdir(full)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", full],
+                          capture_output=True).returncode != 0:
+            print("ok: non-UTF-8 name; skip: cannot mount a tmpfs for the full disk")
+            return SKIP
+        try:
+            csv = os.path.join(full, "a.csv")
+            shutil.copy(os.path.join(src, FIXTURE), csv)
+            r = run([plot, csv])
+            lines = r.stderr.splitlines()
+            if r.returncode != 1 or len(lines) != 1 or "No space left" not in lines[0]:
+                fail("plot on a full disk: exit %d, stderr %r" % (r.returncode, r.stderr[-500:]))
+            # room again: the folder the failed run left is accepted
+            subprocess.run(["mount", "-o", "remount,size=32m", full], check=True)
+            r = run([plot, csv])
+            if r.returncode != 0:
+                fail("plot after the disk had room again: exit %d, %r" % (r.returncode, r.stderr))
+        finally:
+            subprocess.run(["umount", full])
+        print("ok: a non-UTF-8 CSV name plots twice; a full disk is one line, exit 1, and the "
+              "folder is used again")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write(__doc__ + "\n")
+        return 2
+    src, exe, part = argv[:3]
+    parts = {"render": lambda: render(exe, src),
+             "golden": lambda: golden(src, "--update" in argv[3:]),
+             "badinput": lambda: badinput(src), "shared": lambda: shared(src),
+             "shares": lambda: shares(src), "steps": lambda: steps(src),
+             "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src)}
+    if part not in parts:
+        sys.stderr.write(__doc__ + "\n")
+        return 2
+    return parts[part]()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
