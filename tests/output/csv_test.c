@@ -15,6 +15,7 @@
 #include "opts.h"
 #include "quality.h"
 #include "sweep_scaled.h"
+#include "replay_genoa.h"
 #include "test_util.h"
 
 static struct machine genoa;
@@ -226,18 +227,10 @@ static void unmeasured_stays_empty(void)
 
 int main(int argc, char **argv)
 {
-	static char topo[4096], cpuid[4096];
+	int rc = replay_genoa(&genoa, argc, argv, "csv_test");
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: csv_test FIXTURES_MACHINES\n");
-		return 2;
-	}
-	snprintf(topo, sizeof topo, "%s/topology/genoa-2s-epyc-9654.xml", argv[1]);
-	snprintf(cpuid, sizeof cpuid, "%s/cpuid/amd-epyc-9654-96-core-processor-dual.test", argv[1]);
-	genoa.topology_file = topo;
-	genoa.cpuid_file = cpuid;
-	if (machine_load(&genoa, "csv_test"))
-		return 1;
+	if (rc)
+		return rc;
 	every_column_has_a_source();
 	unmeasured_stays_empty();
 	machine_free(&genoa);

@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "sweep.h"
 #include "sweep_scaled.h"
+#include "replay_genoa.h"
 #include "test_util.h"
 
 static struct machine genoa;
@@ -203,18 +204,10 @@ static void walk_order(void)
 
 int main(int argc, char **argv)
 {
-	static char topo[4096], cpuid[4096];
+	int rc = replay_genoa(&genoa, argc, argv, "sweep_test");
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: sweep_test FIXTURES_MACHINES\n");
-		return 2;
-	}
-	snprintf(topo, sizeof topo, "%s/topology/genoa-2s-epyc-9654.xml", argv[1]);
-	snprintf(cpuid, sizeof cpuid, "%s/cpuid/amd-epyc-9654-96-core-processor-dual.test", argv[1]);
-	genoa.topology_file = topo;
-	genoa.cpuid_file = cpuid;
-	if (machine_load(&genoa, "sweep_test"))
-		return 1;
+	if (rc)
+		return rc;
 	store_ignores_mix_axes();
 	call_within_ws();
 	mix_walks_in_order();
