@@ -7,8 +7,6 @@
 #ifndef STOREBENCH_CMDLINE_H
 #define STOREBENCH_CMDLINE_H
 
-#include <stdbool.h>
-
 #include "options.h"
 
 struct cmdline {

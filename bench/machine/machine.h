@@ -41,9 +41,9 @@ void machine_replayed(const struct machine *m, char *buf, size_t len);
 
 /*
  * storebench run measures only the machine it runs on: true, after one stderr line, when the
- * command line gave --topology or --cpuid (their values, NULL when not) or an hwloc variable that loads another topology is set
- * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT, HWLOC_CPUID_PATH, HWLOC_COMPONENTS,
- * HWLOC_THISSYSTEM).
+ * command line gave --topology or --cpuid (their values, NULL when not) or an hwloc variable
+ * that loads another topology is set (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT,
+ * HWLOC_CPUID_PATH, HWLOC_COMPONENTS, HWLOC_THISSYSTEM).
  */
 bool machine_refuse_replay(const char *cmd, const char *topology, const char *cpuid);
 

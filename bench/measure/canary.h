@@ -19,8 +19,6 @@
 #include "buffer.h"
 #include "canary_rules.h"
 
-struct run_opts;
-
 /* The regimes a canary judges: points whose per-thread working set lies in a thread's L1d or
  * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_regime, canary_regime_of). */
 enum canary_regime { CANARY_L2, CANARY_LLC, CANARY_DRAM, CANARY_REGIMES };

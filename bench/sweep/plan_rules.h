@@ -69,7 +69,8 @@
 
 /*
  * Time budgets of the presets that scale with the machine: their dry-run estimate on every
- * fixture machine (2-socket servers up to 512 CPUs) stays within these (tests/sweep/scale_test.py).
+ * fixture machine (2-socket servers up to 512 CPUs) stays within these
+ * (tests/sweep/scale_test.py).
  */
 /* quick's 6 paired rounds (an interval and a verdict on every comparison) cost 1.4 x its one
  * round of 3 repetitions on the Turin guest and up to 17 min by the estimate on the fixtures */

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-# options_cli_test.py — `storebench run` option parsing through the binary: bad values exit 2 with one
-# line naming the option, the value and what is accepted, and leave no file; lists are never cut.
+# options_cli_test.py — `storebench run` option parsing through the binary: bad values exit 2 with
+# one line naming the option, the value and what is accepted, and leave no file; lists are never
+# cut.
 # passthrough: Google Benchmark's flags as an allow-list with checked values (issue 9 items
 # 15, 17-19) and sweeps too large to enumerate (items 14, 16).
-# Usage: options_cli_test.py <storebench> errors|lists|presets|passthrough   (python3 standard library)
+# Usage: options_cli_test.py <storebench> errors|lists|presets|passthrough
+# (python3 standard library)
 import os
 import subprocess
 import sys

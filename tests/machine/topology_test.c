@@ -1,7 +1,7 @@
 /*
- * topology_test.c — topology, placement orders and cache shares on every fixture machine (hwloc XML),
- * on a synthetic machine beyond 1024 CPUs, and on this machine.  Plain C, no ISA.  Expected counts
- * and sizes come from tests/fixtures/machines/README.md and the XML files' own attributes.
+ * topology_test.c — topology, placement orders and cache shares on every fixture machine (hwloc
+ * XML), on a synthetic machine beyond 1024 CPUs, and on this machine.  Plain C, no ISA.  Expected
+ * counts and sizes come from tests/fixtures/machines/README.md and the XML files' own attributes.
  */
 #include <hwloc.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# quality_cli_test.py — the quality column on real runs whose conditions are caused for real: stalls
-# (--inject-stall, SIGSTOP/SIGCONT of the process), CPUs shared with a pinned busy process.
+# quality_cli_test.py — the quality column on real runs whose conditions are caused for real:
+# stalls (--inject-stall, SIGSTOP/SIGCONT of the process), CPUs shared with a pinned busy process.
 # Python 3 standard library; real clocks only, nothing mocked.  Asserts flags, never speeds.
 """usage: quality_cli_test.py STOREBENCH errors|stall|sigstop|shared|cv|skew|drift|drift_third|
                           rounds_share
