@@ -235,7 +235,7 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 	mem->slots = slots_new(mem->pts, mem->npts, o);
 	mem->regime = calloc(mem->npts, sizeof *mem->regime);
 	for (size_t i = 0; mem->regime && i < mem->npts; i++)
-		mem->regime[i] = canary_regime_of(point_regime(&mem->pts[i],
+		mem->regime[i] = canary_regime_of(point_level(&mem->pts[i],
 							       axes_at(o, mem->pts[i].threads)));
 	if (!mem->order || !mem->slots || !mem->regime) {
 		fprintf(stderr, "storebench run: out of memory\n");

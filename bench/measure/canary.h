@@ -20,7 +20,7 @@
 #include "canary_rules.h"
 
 /* The regimes a canary judges: points whose per-thread working set lies in a thread's L1d or
- * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_regime, canary_regime_of). */
+ * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_level, canary_regime_of). */
 enum canary_regime { CANARY_L2, CANARY_LLC, CANARY_DRAM, CANARY_REGIMES };
 
 /* What the canaries take of a run: canary_config_of(o) (stage_settings.h), or a test's own. */

@@ -101,6 +101,10 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 		if (a)
 			put(f, "%u", a->ts.cache[TOPO_L3].threads_max);
 		break;
+	case COL_ws_class:
+		if (a && point_class(p, a) != LEVEL_BETWEEN)
+			put(f, "%s", level_name[point_class(p, a)]);
+		break;
 	case COL_membind: put(f, "%s", o->membind_name); break;
 	case COL_pages: put(f, "%s", page_policy_name[o->pages]); break;
 	case COL_misalign_bytes: put(f, "%u", p->misalign); break;
@@ -164,6 +168,10 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 	case COL_vs_memset_verdict:
 		if (cp)
 			pair_field(f, &cp->memset, (int)(c - COL_vs_memset_ratio));
+		break;
+	case COL_vs_memset_point:
+		if (cp && cp->memset.verdict != VERDICT_NONE)
+			put(f, "%s", r->m->cmp->pts[cp->memset.other].name);
 		break;
 	case COL_remeasured: put(f, "%d", r->m->remeasured); break;
 	case COL_quality:

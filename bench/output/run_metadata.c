@@ -10,11 +10,22 @@
 
 #include "gbench_shim.h"
 #include "gbflags.h"
+#include "levels.h"
 #include "metadata.h"
 #include "options.h"
 #include "quality.h"
 #include "stats.h"
 #include "rounds.h"
+
+/* The cache levels' names in order and the rule of the ws_class column (levels.h). */
+static void level_metadata(FILE *m)
+{
+	fputs("level_names=", m);
+	for (int l = 0; l < LEVEL_COUNT; l++)
+		fprintf(m, "%s%s", l ? "," : "", level_name[l]);
+	fputc('\n', m);
+	metadata_kv(m, "", "level_rule", "%s", level_rule);
+}
 
 static void join_list(const struct u64_list *l, char *buf, size_t len)
 {
@@ -111,6 +122,7 @@ static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *ma
 	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0 || o->drift_pct > 0)
 		metadata_kv(m, "", "diagnostic", "%s", diagnostics(o));
 	quality_metadata(m, "", &o->quality);
+	level_metadata(m);
 }
 
 /* The settings whose defaults a run records: each metadata key with the option that sets it.

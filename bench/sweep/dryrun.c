@@ -23,15 +23,15 @@
 /* A batch lasts at least this long (measure.c's MIN_BATCH_NS). */
 #define BATCH_MIN_S 0.0001
 
-/* Bytes per second one of the point's threads moves in its regime. */
-static double thread_rate(enum regime r, const struct scaled_axes *a)
+/* Bytes per second one of the point's threads moves in the level its working set fits in. */
+static double thread_rate(enum level r, const struct scaled_axes *a)
 {
 	static const double gbps[] = { DRYRUN_GBPS_L1D, DRYRUN_GBPS_L2, DRYRUN_GBPS_L3,
 				       DRYRUN_GBPS_DRAM };
 	double rate = gbps[r];
 
 
-	if (r == R_DRAM) {
+	if (r == LEVEL_DRAM) {
 		double cap = (double)DRYRUN_NODE_GBPS * (a->ts.nodes ? a->ts.nodes : 1) / a->ts.threads;
 
 		rate = cap < rate ? cap : rate;
@@ -44,7 +44,7 @@ static double thread_rate(enum regime r, const struct scaled_axes *a)
 static double point_seconds(const struct point *p, const struct scaled_axes *a, int reps,
 			    double min_time, bool grows, bool later)
 {
-	double pass = (double)point_region_bytes(p) / thread_rate(point_regime(p, a), a);
+	double pass = (double)point_region_bytes(p) / thread_rate(point_level(p, a), a);
 	double batch = pass > BATCH_MIN_S ? pass : BATCH_MIN_S;
 	double rep = batch > min_time ? batch : min_time;
 	double s = later ? DRYRUN_ROUND_FIXED_MS / 1e3 + reps * rep + DRYRUN_ROUND_PASSES * pass :
@@ -190,7 +190,7 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 	int reps = rounds_repetitions(o->repetitions > 0 ? o->repetitions : GB_DEFAULT_REPETITIONS,
 				      o->rounds);
 	double min_time = o->min_time > 0 ? o->min_time : GB_DEFAULT_MIN_TIME_S, total = 0, group = 0;
-	size_t regimes[4] = { 0 }, in_group = 0, samples;
+	size_t regimes[LEVEL_COUNT] = { 0 }, in_group = 0, samples;
 	struct footprint f;
 	char h1[32], h2[32];
 	bool fits;
@@ -204,7 +204,7 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 	for (size_t i = 0; i < n; i++) {
 		const struct point *p = &pts[i];
 		const struct scaled_axes *a = axes_at(o, p->threads);
-		enum regime r = point_regime(p, a);
+		enum level r = point_level(p, a), c = point_class(p, a);
 		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens), false) +
 			   (o->rounds - 1) * point_seconds(p, a, reps, min_time, false, true);
 		unsigned long long region = point_region_bytes(p);
@@ -215,9 +215,10 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 			in_group = 0;
 		}
 		human_bytes(region, h1, sizeof h1);
-		fprintf(out, "  point=%s ws_bytes=%llu total_bytes=%llu regime=%s est_s=%.3f  # %s per "
-			     "thread\n", p->name, (unsigned long long)point_ws_bytes(p),
-			(unsigned long long)point_ws_bytes(p) * p->threads, regime_name[r], s, h1);
+		fprintf(out, "  point=%s ws_bytes=%llu total_bytes=%llu regime=%s class=%s est_s=%.3f"
+			     "  # %s per thread\n", p->name, (unsigned long long)point_ws_bytes(p),
+			(unsigned long long)point_ws_bytes(p) * p->threads, level_name[r],
+			c == LEVEL_BETWEEN ? "between" : level_name[c], s, h1);
 		regimes[r]++;
 		total += s;
 		group += s;
@@ -231,8 +232,8 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
 	fits = memory == 0 || f.peak_bytes <= memory;
 	human_bytes(f.peak_bytes, h1, sizeof h1);
 	human_bytes(memory, h2, sizeof h2);
-	fprintf(out, "points=%zu l1d=%zu l2=%zu l3=%zu dram=%zu\n", n, regimes[R_L1D], regimes[R_L2],
-		regimes[R_L3], regimes[R_DRAM]);
+	fprintf(out, "points=%zu l1d=%zu l2=%zu l3=%zu dram=%zu\n", n, regimes[LEVEL_L1D],
+		regimes[LEVEL_L2], regimes[LEVEL_L3], regimes[LEVEL_DRAM]);
 	fprintf(out, "memory_peak_bytes=%llu memory_bytes=%llu fits=%s  # %s of %s%s\n",
 		f.peak_bytes, memory, memory ? fits ? "yes" : "no" : "unknown", h1, h2,
 		memory ? "" : " (the source gives no memory size)");

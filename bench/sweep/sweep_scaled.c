@@ -9,21 +9,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const regime_name[] = { "L1d", "L2", "L3", "DRAM" };
-
-enum regime point_regime(const struct point *p, const struct scaled_axes *a)
+struct level_shares point_shares(const struct scaled_axes *a)
 {
-	uint64_t ws = point_ws_bytes(p);
+	return (struct level_shares){ { [LEVEL_L1D] = a->words[SW_L1D].value,
+					[LEVEL_L2] = a->words[SW_L2].value,
+					[LEVEL_L3] = a->words[SW_L3].value } };
+}
 
-	if (p->kind == POINT_STORE && (p->store.mode == WS_COLD || p->store.mode == WS_RANDOM))
-		return ws <= a->words[SW_L2].value ? R_L2 : ws <= a->words[SW_L3].value ? R_L3 : R_DRAM;
-	if (ws <= a->words[SW_L1D].value)
-		return R_L1D;
-	if (ws <= a->words[SW_L2].value)
-		return R_L2;
-	if (a->words[SW_L3].value && ws <= a->words[SW_L3].value)
-		return R_L3;
-	return R_DRAM;
+enum level point_level(const struct point *p, const struct scaled_axes *a)
+{
+	struct level_shares s = point_shares(a);
+	enum level l = level_fits(point_ws_bytes(p), &s);
+
+	/* cold and random offsets miss L1d whatever the size: each call lands somewhere new */
+	if (p->kind == POINT_STORE && (p->store.mode == WS_COLD || p->store.mode == WS_RANDOM) &&
+	    l == LEVEL_L1D)
+		return LEVEL_L2;
+	return l;
+}
+
+enum level point_class(const struct point *p, const struct scaled_axes *a)
+{
+	struct level_shares s = point_shares(a);
+
+	return level_inside(point_ws_bytes(p), &s);
 }
 
 const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads)
@@ -94,7 +103,7 @@ struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 	return all ? all : calloc(1, sizeof *all);
 }
 
-enum canary_regime canary_regime_of(enum regime r)
+enum canary_regime canary_regime_of(enum level l)
 {
-	return r == R_DRAM ? CANARY_DRAM : r == R_L3 ? CANARY_LLC : CANARY_L2;
+	return l == LEVEL_DRAM ? CANARY_DRAM : l == LEVEL_L3 ? CANARY_LLC : CANARY_L2;
 }

@@ -1,6 +1,6 @@
 /*
  * sweep_scaled.h — the sweep at every thread count with that count's sizes, and the cache each
- * point's working set lives in.  Plain C.  sweep.c enumerates one size set; this file
+ * point's working set lives in (levels.h).  Plain C.  sweep.c enumerates one size set; this file
  * runs it once per thread count (threads stay the outer axis), so cache words mean shares.
  */
 #ifndef STOREBENCH_SWEEP_SCALED_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "canary.h"
+#include "levels.h"
 #include "opts.h"
 #include "sweep.h"
 
@@ -16,16 +17,17 @@
 struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split);
 
-/* Where a point's working set lives, by its thread count's per-thread shares. */
-enum regime { R_L1D, R_L2, R_L3, R_DRAM };
+/* A thread's shares of each cache level at a's thread count (levels.h). */
+struct level_shares point_shares(const struct scaled_axes *a);
 
-extern const char *const regime_name[];
+/* The level a thread's working set fits in (cold and random offsets: beyond L1d at least). */
+enum level point_level(const struct point *p, const struct scaled_axes *a);
 
-/* The cache a thread's working set fits in (random offsets: beyond L1d at least), by a's shares. */
-enum regime point_regime(const struct point *p, const struct scaled_axes *a);
+/* The level it lies well inside, LEVEL_BETWEEN between two: the CSV's ws_class. */
+enum level point_class(const struct point *p, const struct scaled_axes *a);
 
-/* The drift canary that judges a point of regime r (canary.h). */
-enum canary_regime canary_regime_of(enum regime r);
+/* The drift canary that judges a point of level l (canary.h). */
+enum canary_regime canary_regime_of(enum level l);
 
 /* The axes of the thread count threads (one of o->threads). */
 const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads);

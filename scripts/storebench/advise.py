@@ -192,7 +192,7 @@ def levels(meta, threads):
     """[(name, bytes)] of the cache levels as one thread's share at `threads` threads placed
     compactly (storebench's default placement), smallest first; unknown levels left out."""
     out = []
-    for name, key in (("L1d", "l1d"), ("L2", "l2"), ("L3", "l3")):
+    for name, key in classes.cache_levels(reader.Run("", meta, [], [])):
         size = num(meta.get("cache_%s_bytes" % key))
         shared = num(meta.get("cache_%s_shared_cpus" % key)) or 1
         if size:
@@ -468,7 +468,7 @@ def cache_marks(meta, threads):
     the plot's marks."""
     run = reader.Run("", meta, [], [])
     out = []
-    for level, name in (("l1d", "L1d"), ("l2", "L2"), ("l3", "L3")):
+    for name, level in classes.cache_levels(run):
         share, n = classes.share(run, [{"threads": str(threads)}], level)
         if share:
             out.append((share, "%s %s%s" % (name, "share " if n > 1 else "", fb(share))))

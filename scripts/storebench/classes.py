@@ -1,15 +1,37 @@
 # storebench/classes.py — which cache level a point's working set lives in, per thread.
-# Python 3 standard library.  A thread owns a share of each cache level: the instance's size over
-# the threads of the point placed in it (rows carry l2_threads and l3_threads; the metadata the
-# sizes).  32 MiB per thread at 2 threads is DRAM on a 32 MiB L3 shared by both.  The binary uses
-# the same shares for its cache words, so class, plot mark and sweep agree.
-"""size_class(run, row) -> 'L1' | 'L2' | 'L3' | 'DRAM' | None (between regimes);
-shares(run, row) -> per-thread bytes; inside(...): the rule."""
+# Python 3 standard library.  The binary decides (bench/machine/levels.h, the one rule): each row's
+# ws_class column names the level its working set lies well inside at its per-thread shares, empty
+# between two, and the run's metadata names the levels in order (level_names) and the rule
+# (level_rule).  This module keeps no rule or level name of its own; it only reads those, and a
+# thread's share of a level for labels (the CSV's l2_threads/l3_threads columns say how).
+"""size_class(run, row) -> the row's level (as the run's level_names spell it) or
+None (between two, or a CSV from before ws_class); names(runs) -> the levels in order;
+share(run, rows, level) -> a thread's bytes of one level; rule(run) -> the sentence for a note."""
+
+import re
 
 from storebench.rows import ival
 from storebench.units import fmt_bytes
 
-CLASSES = ("L1", "L2", "L3", "DRAM")
+
+# Why a run has no classes, for a note: its rows do not say them.
+NO_CLASSES = ("the CSV has no size classes: it is from a storebench before the ws_class column "
+              "(2026-12-03); run it again to class its sizes")
+
+
+def has_classes(run):
+    """Whether the run's rows carry their class (CSVs from before ws_class do not)."""
+    return "ws_class" in run.columns
+
+
+def names(*runs):
+    """The level names of the runs' metadata in order, each once: () when none names them."""
+    out = []
+    for run in runs:
+        for name in run.meta.get("level_names", "").split(","):
+            if name and name not in out:
+                out.append(name)
+    return tuple(out)
 
 
 def _threads_in(run, row, level):
@@ -46,48 +68,50 @@ def shares(run, row):
     return tuple(share(run, [row], level)[0] for level in ("l1d", "l2", "l3"))
 
 
-def inside(ws, regime, l1d, l2, l3, llc):
-    """Whether a working set per thread sits well inside REGIME ('L1', 'L2', 'L3', 'DRAM'), the
-    one rule of the tables, plots and the nightly shapes: a cache level's sizes at most half of a
-    thread's share of it and at least 4 x its share of the level below; DRAM at least 4 x its
-    LLC share.  At a capacity a point's number swings with the exact size (memset 108 -> 87 GB/s
-    from 512 KiB to 1 MiB on a 1 MiB L2), so sizes between regimes belong to none."""
-    if regime == "DRAM":
-        return bool(llc) and ws >= 4 * llc
-    level, below = {"L1": (l1d, None), "L2": (l2, l1d), "L3": (l3, l2)}.get(regime, (None, None))
-    return bool(level) and ws <= level / 2 and (not below or ws >= 4 * below)
-
-
 def size_class(run, row):
-    """'L1', 'L2', 'L3' or 'DRAM' for the row's working set well inside that regime at its
-    per-thread shares (inside); None between regimes or when the cache sizes are unknown."""
-    l1d, l2, l3 = shares(run, row)
-    if not (l1d and l2):
-        return None
-    for name in CLASSES:
-        if inside(ival(row, "ws_bytes"), name, l1d, l2, l3, l3 or l2):
-            return name
-    return None
+    """The level the row's working set lies well inside, as the binary wrote it (ws_class); None
+    between two levels, when the cache sizes were unknown, or in a CSV from before the column."""
+    return row.get("ws_class") or None
 
 
-def largest_inside(run, rows, regime):
-    """The largest working set of ROWS well inside REGIME at their shares, None when none is."""
-    return max((ival(r, "ws_bytes") for r in rows if size_class(run, r) == regime), default=None)
+def largest_inside(run, rows, level):
+    """The largest working set of ROWS well inside LEVEL, None when none is."""
+    return max((ival(r, "ws_bytes") for r in rows if size_class(run, r) == level), default=None)
+
+
+def in_cache_and_memory(run, rows):
+    """((ws, class), (ws, class)) of ROWS, the working sets a one-number view shows: in cache the
+    largest in the run's second level (past the L1d, still a cache; else the largest in its
+    first), in memory the largest in its last; (None, None) for a view no row is in, or when the
+    CSV has no classes."""
+    levels = names(run)
+    if len(levels) < 3:
+        return (None, None), (None, None)
+    cache = next(((ws, c) for c in levels[1::-1]
+                  for ws in [largest_inside(run, rows, c)] if ws), (None, None))
+    return cache, (largest_inside(run, rows, levels[-1]), levels[-1])
+
+
+def cache_levels(run):
+    """[(label, key)] of the data caches the run's metadata sizes, smallest level first; key as in
+    the metadata's cache_<key>_bytes (l1d, l2, ...), the label that key capitalised (L1d, L2)."""
+    keys = []
+    for k in run.meta:
+        m = re.fullmatch(r"cache_(l(\d)d?)_bytes", k)
+        if m and run.cache_bytes(m.group(1)):
+            keys.append((int(m.group(2)), m.group(1)))
+    return [("L" + key[1:], key) for _, key in sorted(keys)]
 
 
 def instances(run):
     """'L1d 48 KiB, L2 1 MiB, L3 32 MiB': the run's cache instance sizes, for a note."""
-    sizes = ["%s %s" % (n, fmt_bytes(b)) for n, b in
-             (("L1d", run.cache_bytes("l1d")), ("L2", run.cache_bytes("l2")),
-              ("L3", run.cache_bytes("l3"))) if b]
+    sizes = ["%s %s" % (label, fmt_bytes(run.cache_bytes(key))) for label, key in cache_levels(run)]
     return ", ".join(sizes) or "sizes unknown"
 
 
 def rule(run, sizes=None):
     """One sentence on how classes were drawn, for the notes under a table; SIZES: the instance
     sizes to name (several runs': 'A: ..., B: ...'), the run's own by default."""
-    return ("Classes by working set per thread against each thread's share of a cache level "
-            "(instance size / threads of the point in it; instances: %s), well inside one: L1 up "
-            "to half the L1d share, L2 and L3 from 4 x the level below to half the level, DRAM "
-            "from 4 x the LLC share; sizes between are transitions, in no class."
-            % (sizes or instances(run)))
+    if not run.meta.get("level_rule"):
+        return NO_CLASSES[0].upper() + NO_CLASSES[1:] + "."
+    return "Classes by the %s (instances: %s)." % (run.meta["level_rule"], sizes or instances(run))

@@ -206,7 +206,7 @@ def cache_markers(run, rows, lo, hi):
     the working set per thread where the level runs out (storebench.classes).  A level shared by
     n of the threads reads 'L3/2 16 MiB'."""
     out = []
-    for level, label in (("l1d", "L1d"), ("l2", "L2"), ("l3", "L3")):
+    for label, level in classes.cache_levels(run):
         share, n = classes.share(run, rows, level)
         if share and lo <= share <= hi:
             out.append((share, "%s %s" % (label, fmt_bytes(share)) if n == 1 else
@@ -276,15 +276,15 @@ def bandwidth(run, rows, R, notes, args):
 
 def pick_ws(run, rows, args):
     """{threads: working set} for the in-cache and the DRAM thread plot: at each thread count the
-    largest well inside L2 (else L1d, else the smallest) and the largest well inside DRAM (else
-    the largest), by classes.inside at that count's shares; --ws-cache / --ws-dram fix one."""
+    largest in cache and the largest in memory by the rows' classes (classes.in_cache_and_memory;
+    else the smallest and the largest); --ws-cache / --ws-dram fix one."""
     cache, dram = {}, {}
     for t in sorted({ival(r, "threads") for r in rows}):
         trows = [r for r in rows if ival(r, "threads") == t]
         sizes = sorted({ival(r, "ws_bytes") for r in trows})
-        cache[t] = args.ws_cache or classes.largest_inside(run, trows, "L2") or \
-            classes.largest_inside(run, trows, "L1") or sizes[0]
-        dram[t] = args.ws_dram or classes.largest_inside(run, trows, "DRAM") or sizes[-1]
+        (in_cache, _), (in_memory, _) = classes.in_cache_and_memory(run, trows)
+        cache[t] = args.ws_cache or in_cache or sizes[0]
+        dram[t] = args.ws_dram or in_memory or sizes[-1]
     return cache, dram
 
 

@@ -5,7 +5,7 @@
 # there is mostly the machine moving under the sweep (host drift, a busy neighbour).  Counting
 # those steps compares two ways of measuring (e.g. `--rounds 1` against `--rounds 3`) on the
 # same machine; scripts/table --section steps prints the count.
-"""plateau(run, row) -> 'L1' | 'L2' | 'L3' | 'DRAM' | None; steps(run) -> [Step]; summary(...)."""
+"""plateau(run, row) -> the row's class or None; steps(run) -> [Step]; summary(...)."""
 
 from collections import namedtuple
 from statistics import median
@@ -13,13 +13,14 @@ from statistics import median
 from storebench import classes, quality
 from storebench.rows import DIMS, curve, ival, num
 
-__all__ = ["PLATEAUS", "RULE", "Step", "plateau", "steps", "summary"]
+__all__ = ["RULE", "Step", "plateau", "steps", "summary"]
 
-PLATEAUS = ("L1", "L2", "L3", "DRAM")
-RULE = ("plateaus by working set per thread against its cache shares: L1 from L1d/4 to L1d/2 "
-        "(smaller calls still amortise their start-up); L2 and L3 "
-        "from 2x the level below to half the level; DRAM >= 2x the last level; sizes between "
-        "are transitions and never counted")
+# In the first class (L1d) calls below a quarter of a thread's share still amortise their
+# start-up, so the curve climbs there whatever the host does: those sizes are no plateau.
+FIRST_FROM = 4
+RULE = ("plateaus are the rows' size classes (ws_class, the run's level_rule), in the first "
+        "class from 1/%d of a thread's L1d share only (smaller calls still amortise their "
+        "start-up); sizes between classes are transitions and never counted" % FIRST_FROM)
 # The columns that move along a curve (chunk_bytes is the call size when nothing is read).
 SIZES = ("call_bytes", "ws_bytes", "chunk_bytes")
 # One pair of neighbouring sizes inside one plateau: step = |GB/s of the larger / smaller - 1|.
@@ -27,19 +28,14 @@ Step = namedtuple("Step", "kernel threads plateau ws_a ws_b step flagged")
 
 
 def plateau(run, row):
-    """The plateau the row's working set lies well inside, None in a transition (or when the
-    cache sizes are unknown)."""
-    ws = ival(row, "ws_bytes")
-    l1, l2, l3 = classes.shares(run, row)
-    if not (ws and l1 and l2):
-        return None
-    if l1 // 4 <= ws <= l1 // 2:
-        return "L1"
-    if 2 * l1 <= ws <= l2 // 2:
-        return "L2"
-    if l3 and 2 * l2 <= ws <= l3 // 2:
-        return "L3"
-    return "DRAM" if ws >= 2 * (l3 or l2) else None
+    """The class the row's working set lies well inside, None in a transition, below the first
+    class's plateau, or when the CSV has no classes."""
+    c = classes.size_class(run, row)
+    levels = classes.names(run)
+    if c is None or not levels or c != levels[0]:
+        return c
+    l1 = classes.shares(run, row)[0]
+    return c if l1 and ival(row, "ws_bytes") * FIRST_FROM >= l1 else None
 
 
 def steps(run):
@@ -67,11 +63,11 @@ def steps(run):
     return out
 
 
-def summary(found, limit):
+def summary(found, limit, order=()):
     """{plateau or 'all': (pairs, steps over limit, median step, pairs with a flagged point)}
-    for the plateaus that have pairs, 'all' last."""
+    for the plateaus that have pairs, in ORDER (the run's class names), 'all' last."""
     out = {}
-    for name in PLATEAUS + ("all",):
+    for name in list(dict.fromkeys(list(order) + [x.plateau for x in found])) + ["all"]:
         s = [x for x in found if name in ("all", x.plateau)]
         if s:
             out[name] = (len(s), sum(x.step > limit for x in s), median(x.step for x in s),

@@ -72,20 +72,29 @@ def nightly(tmp, *args):
 
 
 def neighbours():
-    """The re-measurement's neighbour: the same size and threads, stores on the same path."""
-    pt = [dict(name="%s/call:%d/ws:%d/threads:1/rw:100" % (k, c, c), status=st)
-          for k, c, st in (("sse2_t_u4", 16 << 20, "regression"), ("sse2_nt_u4", 16 << 20,
-                           "unchanged"), ("memset", 16 << 20, "unchanged"),
-                           ("avx2_t_u4", 8 << 20, "unchanged"), ("avx2_nt_u4", 16 << 20,
-                                                                  "unchanged"))]
-    got = [confirm.neighbour(pt[i], pt)["name"].split("/")[0] for i in (0, 1)]
+    """The re-measurement's neighbour: the same size and threads, stores on the same path (by
+    the rows' kind, not the kernel's name); beside memset, the point of memset it was paired
+    with (the CSV's vs_memset_point)."""
+    rows, pt = {}, []
+    for k, kind, c, st in (("sse2_t_u4", "t", 16 << 20, "regression"),
+                           ("sse2_nt_u4", "nt", 16 << 20, "unchanged"),
+                           ("memset", "libc", 16 << 20, "unchanged"),
+                           ("avx2_t_u4", "t", 8 << 20, "unchanged"),
+                           ("avx2_nt_u4", "nt", 16 << 20, "unchanged")):
+        name = "%s/call:%d/ws:%d/threads:1/rw:100" % (k, c, c)
+        rows[name] = dict(kernel=k, kind=kind, call_bytes=str(c), threads="1")
+        pt.append(dict(name=name, status=st))
+    got = [confirm.neighbour(pt[i], pt, rows)["name"].split("/")[0] for i in (0, 1)]
     check(got == ["memset", "avx2_nt_u4"],
           f"neighbours of an L3 temporal and a streaming suspect: {got}, want memset and "
           "avx2_nt_u4 (the same size, the same path)")
-    paired = dict(pt[3], paired={})
-    want = "memset/call:8388608/ws:8388608/threads:1/rw:100"
-    check(confirm.neighbour(paired, pt)["name"] == want,
-          "a suspect judged on its paired ratio is re-measured beside memset at its point")
+    want = "memset/call:8388608/ws:8388608/threads:1/rw:100/misalign:1"
+    paired = dict(pt[3], paired=dict(memset=want))
+    check(confirm.neighbour(paired, pt, rows)["name"] == want,
+          "a suspect judged on its paired ratio is re-measured beside the memset it was paired "
+          "with")
+    check(confirm.neighbour(dict(name="x/y", status="regression"), pt, rows) is None,
+          "no neighbour for a point tonight's CSV does not have")
 
 
 def history_rule():
@@ -118,10 +127,12 @@ def paired_rule():
     steady or up (memset got faster); memset keeps its own verdict only where the kernels
     beside it stood apart from it."""
     limits = dict(threshold=0.1)
-    base = {"k/a": (1.0, 0.95, 1.05), "k/b": (1.0, 0.95, 1.05), "k/c": (1.0, 0.8, 1.2),
-            "k/d": (1.0, 0.95, 1.05), "k/e": (1.0, 0.95, 1.05)}
-    new = {"k/a": (0.99, 0.95, 1.03), "k/b": (0.8, 0.77, 0.84), "k/c": (0.8, 0.7, 0.9),
-           "k/d": (0.8, 0.77, 0.84), "k/e": (0.8, 0.77, 0.84)}
+    P = gate_rules.Pair
+    base = {k: P(1.0, 0.95, 1.05, "memset/a") for k in ("k/a", "k/b", "k/d", "k/e")}
+    base["k/c"] = P(1.0, 0.8, 1.2, "memset/a")
+    new = {"k/a": P(0.99, 0.95, 1.03, "memset/a"), "k/b": P(0.8, 0.77, 0.84, "memset/a"),
+           "k/c": P(0.8, 0.7, 0.9, "memset/a"), "k/d": P(0.8, 0.77, 0.84, "memset/a"),
+           "k/e": P(0.8, 0.77, 0.84, "memset/a")}
     # (name, status and GB/s ratio from the U-test rule)
     pts = [dict(name=n, status=st, ratio=r, why="") for n, st, r in (
         ("k/a", "regression", 0.6), ("k/b", "regression", 0.8), ("k/c", "regression", 0.8),
@@ -138,8 +149,10 @@ def paired_rule():
             dict(name="k/a", status="unchanged", ratio=0.76, why="")]
     own = [dict(name="memset/a", status="regression", ratio=0.75, why=""),
            dict(name="k/a", status="unchanged", ratio=0.99, why="")]
-    gate_rules.judge_paired(host, {"k/a": (1.0, 0.95, 1.05)}, {"k/a": (1.0, 0.97, 1.03)}, limits)
-    gate_rules.judge_paired(own, {"k/a": (1.0, 0.95, 1.05)}, {"k/a": (1.3, 1.25, 1.35)}, limits)
+    gate_rules.judge_paired(host, {"k/a": P(1.0, 0.95, 1.05, "memset/a")},
+                            {"k/a": P(1.0, 0.97, 1.03, "memset/a")}, limits)
+    gate_rules.judge_paired(own, {"k/a": P(1.0, 0.95, 1.05, "memset/a")},
+                            {"k/a": P(1.3, 1.25, 1.35, "memset/a")}, limits)
     check(host[0]["status"] == "unchanged" and "the host, not memset" in host[0]["why"] and
           own[0]["status"] == "regression" and own[1]["status"] == "unchanged",
           f"memset against the kernels beside it: {host[0]}, {own}")
@@ -202,7 +215,7 @@ def usage(tmp):
 # Quality limits opened wide and a threshold nothing reaches: these runs test which baseline is
 # taken and what is refused, never a verdict, so a busy machine cannot change their outcome.
 LOOSE = ["--cv-max", "10", "--cpu-share-min", "0.001", "--noisy-max", "100", "--threshold", "99",
-         "--budget", "5m", "--trend-point", "rep@l1"]
+         "--budget", "5m", "--trend-point", "rep@l1d"]
 ONE = ["--kernels", "rep_stosb", "--call", "16KiB", "--threads", "1", "--min-time", "0.002",
        "--placement", "cpus:%d" % max(os.sched_getaffinity(0))]
 
@@ -294,6 +307,21 @@ def nightly_run(tmp, mid, sweep):
     return r, run_dir_of(r)
 
 
+def dry_run(args):
+    """[(point, ws bytes, class, {l1d, l2, l3, llc: a thread's share})] of `storebench run
+    --dry-run` ARGS, read here apart from budget.plan so that the rule is checked, not echoed."""
+    out, share = [], {}
+    proc = subprocess.run([STOREBENCH, "run", "--dry-run", *args], capture_output=True,
+                          text=True, check=True)
+    for line in proc.stdout.splitlines():
+        f = dict(w.split("=", 1) for w in line.split("#", 1)[0].split() if "=" in w)
+        if line.startswith("threads=") and "share_l1d" in f:
+            share = {k[6:]: int(v) for k, v in f.items() if k.startswith("share_")}
+        elif line.lstrip().startswith("point="):
+            out.append((f["point"], int(f["ws_bytes"]), f["class"], share))
+    return out
+
+
 def shape(tmp):
     """Every point of every shape well inside its regime, by storebench's own dry-run plan."""
     here = budget.shape(STOREBENCH, 120, [], ())
@@ -319,10 +347,11 @@ def shape(tmp):
             fenced, kept = budget._fenced(STOREBENCH, args, [])
             kept_plan = budget.plan(STOREBENCH, fenced)
             check(kept == len(kept_plan) > 0, f"{replay}: the filter keeps what it says")
-            for name, ws, regime, share in kept_plan:
-                level = {"L1d": "l1d", "L2": "l2", "L3": "l3"}.get(regime)
-                ok = (ws >= 4 * share["llc"] if regime == "DRAM" else ws * 2 <= share[level])
-                check(ok, f"{replay[-1:]}: {name} ({ws} B) is well inside {regime} ({share})")
+            for name, ws, cls, share in dry_run(fenced):
+                level = {"L1d": "l1d", "L2": "l2", "L3": "l3"}.get(cls)
+                ok = (ws >= 4 * share["llc"] if cls == "DRAM" else
+                      level is not None and ws * 2 <= share[level])
+                check(ok, f"{replay[-1:]}: {name} ({ws} B) is well inside {cls} ({share})")
                 check(ws not in share.values(), f"{name}: never at a capacity")
             dropped = len(plan) - len(kept_plan)
             if replay and words == budget.WIDE:
@@ -503,7 +532,9 @@ def gate_once(tmp):
                 if p["status"] in ("regression", "unconfirmed")]
     calm = [p for p in g3.get("points", []) if p["status"] not in ("regression", "unconfirmed")]
     note = confirm.confirm(STOREBENCH, ["--preset", "nightly", *SWEEP], "gate-test",
-                           os.path.join(d1, "nightly.json"), suspects + calm, os.path.join(tmp, "reconfirm"),
+                           os.path.join(d1, "nightly.json"), suspects + calm,
+                           gate_rules.rows_by_point(os.path.join(d3, "nightly.csv")),
+                           os.path.join(tmp, "reconfirm"),
                            time.monotonic() + 120, g3["limits"], 0.5)
     # most, not all: one point of a busy machine may still read low when re-measured
     back = sum(p["status"] == "unconfirmed" for p in suspects)

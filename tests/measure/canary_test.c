@@ -28,8 +28,8 @@ static void test_bytes(void)
 	CHECK(canary_bytes(&cfg, CANARY_DRAM) == CANARY_MAX_BYTES, "DRAM canary at most 1 GiB");
 	cfg.cold_bytes = (8 << 20) + 100;
 	CHECK(canary_bytes(&cfg, CANARY_DRAM) == (8 << 20) + 64, "whole lines only");
-	CHECK(canary_regime_of(R_DRAM) == CANARY_DRAM && canary_regime_of(R_L3) == CANARY_LLC &&
-	      canary_regime_of(R_L1D) == CANARY_L2 && canary_regime_of(R_L2) == CANARY_L2,
+	CHECK(canary_regime_of(LEVEL_DRAM) == CANARY_DRAM && canary_regime_of(LEVEL_L3) == CANARY_LLC &&
+	      canary_regime_of(LEVEL_L1D) == CANARY_L2 && canary_regime_of(LEVEL_L2) == CANARY_L2,
 	      "each regime's judge");
 }
 

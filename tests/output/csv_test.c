@@ -128,7 +128,7 @@ static void every_column_has_a_source(void)
 	struct run_opts o;
 	size_t n = 0;
 	struct point *pts = SWEEP(&o, &n, "--kernels=memset,avx2_t_u4", "--threads=2",
-				  "--rw=50", "--chunk=4096", "--call=64KiB");
+				  "--rw=50", "--chunk=4096", "--call=256KiB");
 	struct groups g;
 	struct compare cmp;
 	struct point_stats st = full_stats();
@@ -164,6 +164,9 @@ static void every_column_has_a_source(void)
 	      !strcmp(f[COL_batch_ns_median], "200000") && !strcmp(f[COL_start_skew_share], "0.0012"),
 	      "numbers: %s %s %s %s %s %s", f[COL_gbps_median], f[COL_total_gbps], f[COL_gbps_cv],
 	      f[COL_cpu_share_min], f[COL_batch_ns_median], f[COL_start_skew_share]);
+	CHECK(!strcmp(f[COL_ws_class], "L2") && !strcmp(f[COL_vs_memset_point], pts[0].name),
+	      "256 KiB a thread on Genoa's 32 KiB L1d, 1 MiB L2 is well inside L2 (%s), paired "
+	      "with %s (%s)", f[COL_ws_class], pts[0].name, f[COL_vs_memset_point]);
 	CHECK(!strcmp(f[COL_vs_next_kernel], "memset") && !strcmp(f[COL_vs_next_ratio], "1.2500") &&
 	      !strcmp(f[COL_vs_memset_ci_high], "1.3000") &&
 	      !strcmp(f[COL_vs_memset_verdict], "decided") && !strcmp(f[COL_quality], "cv") &&

@@ -16,9 +16,12 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 SKIP = 77
+# a storebench from before the point, quality and ws_class columns, and one of today: the same
+# sweep on the same kind of guest (Turin, 48 KiB L1d, 1 MiB L2, 32 MiB L3)
 FIXTURE = "tests/fixtures/zen5-2cpu-sweep.csv"
+LEVELS = "tests/fixtures/zen5-2cpu-levels.csv"
 # a real paired run (6 kernels, 8 KiB..128 MiB, 1 thread, the quick preset's rounds and budget)
-PAIRED = "results/turin-vm/20261202T190857Z.csv"
+PAIRED = "results/turin-vm/20261203T171333Z.csv"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -102,8 +105,8 @@ def render(storebench, src):
 
 
 def golden(src, update):
-    fixture = os.path.join(src, FIXTURE)
-    for fmt in ("text", "md"):
+    for fixture, fmt in [(os.path.join(src, f), fmt) for f in (FIXTURE, LEVELS)
+                         for fmt in ("text", "md")]:
         r = run([os.path.join(src, "scripts/table"), "--format", fmt, fixture], cwd=os.path.dirname(fixture))
         if r.returncode != 0 or r.stderr:
             fail("scripts/table --format %s: exit %d: %s" % (fmt, r.returncode, r.stderr))
@@ -212,11 +215,12 @@ def badinput(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def with_columns(fixture, path, names, values):
+def with_columns(fixture, path, names, values, meta=()):
     """Write the fixture to path with columns names appended, values(row dict) giving each row's
-    fields (the columns a newer storebench writes); the rows, as dicts, are returned."""
+    fields (the columns a newer storebench writes), and the metadata lines meta first; the rows,
+    as dicts, are returned."""
     with open(fixture) as f:
-        lines = f.read().splitlines()
+        lines = list(meta) + f.read().splitlines()
     head = next(i for i, l in enumerate(lines) if not l.startswith("#"))
     cols = lines[head].split(",")
     rows = [dict(zip(cols, l.split(","))) for l in lines[head + 1:]]
@@ -229,18 +233,34 @@ def with_columns(fixture, path, names, values):
     return rows
 
 
+def levels_of(src):
+    """(metadata lines, {row identity: ws_class}) of today's run of the fixture's sweep: the
+    classes the old fixture's rows have on the same machine."""
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    from storebench import reader
+    run_ = reader.load(os.path.join(src, LEVELS))
+    meta = ["# %s=%s" % (k, run_.meta[k]) for k in ("level_names", "level_rule")]
+    return meta, {identity(r): r["ws_class"] for r in run_.rows}
+
+
+def identity(r):
+    return tuple(r[c] for c in ("kernel", "call_bytes", "ws_mode", "threads", "misalign_bytes"))
+
+
 def shared(src):
     """A point flagged as run on a shared CPU is starred in the table and nothing else is: the
-    fixture gets a cpu_share_min column (0.5 on one row, 1.0 elsewhere) in a temporary copy."""
+    fixture (from before the quality column) gets a cpu_share_min column (0.5 on one row, 1.0
+    elsewhere) and its rows' classes in a temporary copy."""
     fixture = os.path.join(src, FIXTURE)
+    meta, cls = levels_of(src)
     tmp = tempfile.mkdtemp(prefix="sb-shared-")
     try:
         def probe(r):
             return (r["kernel"], r["call_bytes"], r["ws_mode"], r["threads"],
                     r["misalign_bytes"]) == ("memset", "262144", "call", "1", "0")
         path = os.path.join(tmp, "shared.csv")
-        flagged = with_columns(fixture, path, ["cpu_share_min"],
-                               lambda r: ["0.5" if probe(r) else "1.0"])
+        flagged = with_columns(fixture, path, ["cpu_share_min", "ws_class"],
+                               lambda r: ["0.5" if probe(r) else "1.0", cls[identity(r)]], meta)
         if sum(map(probe, flagged)) != 1:
             fail("fixture has %d rows for the shared-CPU probe, want 1" % sum(map(probe, flagged)))
         r = run([os.path.join(src, "scripts/table"), "--section", "checksum", path])
@@ -289,24 +309,29 @@ def shares(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def steps(src):
-    """table --section steps: the plateau rule at its edges (from the fixture's own cache sizes),
-    a point lifted 3x inside a plateau makes both its steps count, a flag on it marks both pairs,
-    and the table prints what the module counts."""
+def steps(src, exe):
+    """table --section steps on a dense sweep run here: plateaus are the rows' classes (the
+    first only from a quarter of the L1d share), a point lifted 3x inside a plateau makes both
+    its steps count, a flag on it marks both pairs, and the table prints what the module
+    counts."""
     sys.path.insert(0, os.path.join(src, "scripts"))
     from storebench import classes, reader, rows
     from storebench import steps as st
-    fixture = os.path.join(src, "tests/fixtures/advise-skylake-sp-sweep.csv")
+    tmp = tempfile.mkdtemp(prefix="sb-steps-")
+    fixture = os.path.join(tmp, "dense.csv")
+    r = run([exe, "run", "--kernels", "memset,avx2_t_u4", "--call", "L1d/8..L2:x1.19",
+             "--threads", "1", "--repetitions", "2", "--min-time", "0.001", "--csv", fixture])
+    if r.returncode != 0:
+        fail("steps: the dense sweep: exit %d: %s" % (r.returncode, r.stderr[-300:]))
     sweep = reader.load(fixture)
-    row = rows.curve(sweep.rows)[0]
-    l1, l2, l3 = classes.shares(sweep, row)
-    edges = [(l1 // 4 - 64, None), (l1 // 4, "L1"), (l1 // 2, "L1"), (l1, None), (2 * l1, "L2"),
-             (l2 // 2, "L2"), (l2, None), (2 * l2, "L3"), (l3 // 2, "L3"), (l3, None),
-             (2 * l3, "DRAM"), (64 * l3, "DRAM")]
-    for ws, want in edges:
-        got = st.plateau(sweep, dict(row, ws_bytes=str(ws)))
-        if got != want:
-            fail("steps: a working set of %d bytes is in plateau %s, want %s" % (ws, got, want))
+    first = classes.names(sweep)[0]
+    for row in rows.curve(sweep.rows):
+        l1 = classes.shares(sweep, row)[0]
+        cls = row["ws_class"] or None
+        want = None if cls == first and rows.ival(row, "ws_bytes") * 4 < l1 else cls
+        if st.plateau(sweep, row) != want:
+            fail("steps: %s at %s B of class %s is in plateau %s, want %s" % (
+                row["kernel"], row["ws_bytes"], cls, st.plateau(sweep, row), want))
     found = st.steps(sweep)
     before = st.summary(found, 0.10)["all"]
     mids = [(a, b) for a, b in zip(found, found[1:])
@@ -340,6 +365,7 @@ def steps(src):
     if r.returncode != 2 or "--step-limit" not in r.stderr:
         fail("steps: --step-limit 0 exits %d: %s" % (r.returncode, r.stderr.strip()))
     print("ok: steps: %d pairs, %d over 10%%; a 3x point adds %d" % (before[0], before[1], newly))
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
@@ -367,7 +393,7 @@ def answer(src):
     rows = [x for x in data.rows if x["rw_ratio"] == "100"]
     settled = 0
     for f in cells(lines):
-        if len(f) != 10 or f[0] not in classes.CLASSES:
+        if len(f) != 10 or f[0] not in classes.names(data):
             continue
         cls, best, second, margin, vs = f[0], f[3], f[5], f[7], f[9]
         crows = [x for x in rows if classes.size_class(data, x) == cls and x["kernel"] == best]
@@ -379,13 +405,13 @@ def answer(src):
         if vs != "baseline" and vs.endswith("~") == all(x["vs_memset_verdict"] == "decided"
                                                          for x in crows):
             fail("answer: %s vs memset '%s' against storebench's verdicts" % (cls, vs))
-        settled += not margin.endswith("~")
+        settled += not margin.endswith("~") or not vs.endswith("~")
     if not settled:
         fail("answer: no class settled in a paired run whose first groups were decided")
     one = run([os.path.join(src, "scripts/table"), "--section", "winners,answer",
-               os.path.join(src, FIXTURE)])
+               os.path.join(src, LEVELS)])
     margins = [f[7] for f in cells(one.stdout.splitlines())
-               if len(f) == 10 and f[0] in classes.CLASSES]
+               if len(f) == 10 and f[0] in classes.names(data)]
     if not margins or not all(m.endswith("~") for m in margins) or \
             "answer: skipped, the run claims no winner" not in one.stdout:
         fail("answer: a one-round run settles nothing and claims no winner:\n%s" % one.stdout)
@@ -446,7 +472,7 @@ def main(argv):
     parts = {"render": lambda: render(exe, src),
              "golden": lambda: golden(src, "--update" in argv[3:]),
              "badinput": lambda: badinput(src), "shared": lambda: shared(src),
-             "shares": lambda: shares(src), "steps": lambda: steps(src),
+             "shares": lambda: shares(src), "steps": lambda: steps(src, exe),
              "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")

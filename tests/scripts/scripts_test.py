@@ -37,7 +37,7 @@ from testlib import Checker
 
 SRC, STOREBENCH, PART = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 SCRIPTS = os.path.join(SRC, "scripts")
-FIXTURE = os.path.join(SRC, "tests", "fixtures", "zen5-2cpu-sweep.csv")
+FIXTURE = os.path.join(SRC, "tests", "fixtures", "zen5-2cpu-levels.csv")
 TINY = ["--kernels", "memset,sse2_nt_u4", "--threads", "1", "--repetitions", "1",
         "--min-time", "0.001"]
 check = Checker()
@@ -189,7 +189,7 @@ def part_encoding(tmp):
         data = f.read()
     bad = os.path.join(tmp, "data.csv")
     with open(bad, "wb") as f:
-        f.write(data.replace(b"\nmemset,libc,", b"\nmem\xe9set,libc,", 1))
+        f.write(data.replace(b"\nmemset/", b"\nmem\xe9set/", 1))
     for name in ("table", "plot"):
         one_line_exit2(tool(name, bad), "not UTF-8", "%s with a Latin-1 byte in a data row" % name)
 
@@ -206,7 +206,7 @@ def part_escape(tmp):
         shutil.copy(FIXTURE, os.path.join(machine, day, "nightly.csv"))
         with open(os.path.join(machine, day, "gate.json"), "w") as f:
             f.write("{}\n")
-    r = tool("trend", "--point", "t@l1", machine, cwd=tmp)
+    r = tool("trend", "--point", "t@l1d", machine, cwd=tmp)
     check(r.returncode == 0 and os.path.getsize(os.path.join(machine, "trend.png")) > 5000,
           "trend in a folder named %r: exit %d %r" % (EVIL, r.returncode, r.stderr[-300:]))
     # one malformed night is left out and named, not the end of every trend plot (issue
@@ -216,14 +216,14 @@ def part_escape(tmp):
         f.write("kernel,gbps_median\nmemset\n")
     with open(os.path.join(machine, "2026-12-01", "gate.json"), "w") as f:
         f.write("{}\n")
-    r = tool("trend", "--point", "t@l1", machine, cwd=tmp)
+    r = tool("trend", "--point", "t@l1d", machine, cwd=tmp)
     check(r.returncode == 0 and "run 2026-12-01 left out" in r.stderr,
           "trend with one malformed night: exit %d %r" % (r.returncode, r.stderr[-300:]))
     elsewhere = os.path.join(tmp, "elsewhere", "2026-11-30")
     os.makedirs(elsewhere)
     shutil.copy(FIXTURE, os.path.join(elsewhere, "nightly.csv"))
     for inc in (elsewhere, os.path.join(machine, "2026-12-09")):
-        r = tool("trend", "--point", "t@l1", "--include", inc, machine, cwd=tmp)
+        r = tool("trend", "--point", "t@l1d", "--include", inc, machine, cwd=tmp)
         one_line_exit2(r, "--include", "trend --include %s" % inc)
     # a CSV whose path and CPU name carry the same text, plotted alone and overlaid
     folder = os.path.join(tmp, "csv " + EVIL)
@@ -291,39 +291,46 @@ def part_shapes(tmp):
 def part_classes(tmp):
     sys.path.insert(0, SCRIPTS)
     from storebench import classes, quality, reader
-    run_ = reader.load(FIXTURE)
-    # Well inside a regime at each thread's share (a 1 MiB L2, a 32 MiB L3): 32 MiB per thread
-    # at 2 threads is twice their 16 MiB share, partly cached (memset 50.2 against 27.8 GB/s at
-    # 64 MiB on a Genoa guest), so in no class; it was DRAM before (issue 21.21).
-    row = dict(run_.rows[0], ws_bytes=str(32 << 20), threads="2", l2_threads="1", l3_threads="2")
-    for ws, threads, want in ((32 << 20, "2", None), (64 << 20, "2", "DRAM"),
-                              (8 << 20, "2", "L3"), (16 << 20, "2", None),
-                              (16 << 20, "1", "L3"), (32 << 20, "1", None),
-                              (128 << 20, "1", "DRAM"), (384 << 10, "1", "L2"),
-                              (768 << 10, "1", None), (24 << 10, "1", "L1")):
-        got = classes.size_class(run_, dict(row, ws_bytes=str(ws), threads=threads,
-                                            l3_threads=threads))
-        check(got == want, "%d KiB per thread, %s thread(s): want %s, got %s" % (
-            ws >> 10, threads, want, got))
-    old = {k: v for k, v in row.items() if not k.endswith("_threads")}
-    check(classes.size_class(run_, dict(old, ws_bytes=str(64 << 20))) == "DRAM" and
-          classes.size_class(run_, old) is None, "a CSV without the share columns: 2 threads "
-          "spread over one L3 instance share it")
-    # A quick-preset sweep sizes DRAM by each count's LLC share (128 MiB at 1 thread, 64 MiB at
-    # 2): the DRAM thread plot was one point at 128 MiB and the in-cache one sat at 768 KiB, by
-    # a 1 MiB L2's edge (issue 21.21); now each count's largest size well inside its regime.
-    quick = os.path.join(SRC, "results", "turin-vm", "20261203T034314Z.csv")
-    r = tool("plot", quick, "-o", os.path.join(tmp, "thr"), "--only", "threads", "--format", "svg")
+    from storebench.units import fmt_bytes
+    # The classes are the binary's (each row's ws_class, the run's level_names and level_rule):
+    # a sweep from L1d/4 to DRAM at 1 and all threads, whose thread plots and checksum table must
+    # show at each count the largest working set of its L2 class and of its DRAM class (on a
+    # 1 MiB L2 the in-cache plot once sat at 768 KiB, by the L2's edge: issue 21.21).
+    path = os.path.join(tmp, "levels.csv")
+    run([STOREBENCH, "run", "--kernels", "memset", "--call", "L1d/4..DRAM:x2", "--threads",
+         "1,all", "--repetitions", "1", "--min-time", "0.001", "--csv", path])
+    sweep = reader.load(path)
+    check(classes.names(sweep) == ("L1d", "L2", "L3", "DRAM") and
+          "4 x the LLC share" in classes.rule(sweep),
+          "the run names its levels and rule: %s; %s" % (classes.names(sweep),
+                                                        classes.rule(sweep)))
+    want = {}
+    for t in sorted({r["threads"] for r in sweep.rows}):
+        trows = [r for r in sweep.rows if r["threads"] == t]
+        want[t] = [max((int(r["ws_bytes"]) for r in trows if r["ws_class"] == c), default=None)
+                   for c in ("L2", "DRAM")]
+    check(all(w[1] for w in want.values()), "every count has a DRAM-class size: %s" % want)
+    r = tool("plot", path, "-o", os.path.join(tmp, "thr"), "--only", "threads", "--format", "svg")
     titles = {}
     for where in ("cache", "dram"):
-        path = os.path.join(tmp, "thr", "threads-%s.svg" % where)
-        titles[where] = open(path).read() if os.path.isfile(path) else ""
-    check(r.returncode == 0 and "working set per thread 128 MiB at 1 thread, 64 MiB at 2" in
-          titles["dram"] and "working set per thread 384 KiB" in titles["cache"],
-          "thread plots at each count's size well inside L2 and DRAM (exit %d)" % r.returncode)
-    r = tool("table", "--section", "checksum", quick)
-    check("in-cache 384 KiB  in-memory 128 MiB  in-cache 384 KiB  in-memory 64 MiB" in r.stdout,
-          "checksum at each count's sizes well inside L2 and DRAM: %s" % r.stdout[-600:])
+        svg = os.path.join(tmp, "thr", "threads-%s.svg" % where)
+        titles[where] = open(svg).read() if os.path.isfile(svg) else ""
+    dram = ", ".join("%s at %s thread%s" % (fmt_bytes(w[1]), t, "" if t == "1" else "s")
+                     for t, w in want.items())
+    check(r.returncode == 0 and all(fmt_bytes(w[1]) in titles["dram"] for w in want.values())
+          and all(fmt_bytes(w[0]) in titles["cache"] for w in want.values() if w[0]),
+          "thread plots at each count's largest L2- and DRAM-class size (%s; exit %d)"
+          % (dram, r.returncode))
+    r = tool("table", "--section", "checksum", path)
+    got = re.findall(r"in-(?:cache|memory) (\d+(?:\.\d+)? [KMGT]?i?B)", r.stdout)
+    cells = [fmt_bytes(v) for w in want.values() if w[0] for v in w]
+    check(got[:len(cells)] == cells, "checksum at each count's L2- and DRAM-class sizes: %s, "
+          "want %s" % (got, cells))
+    old = edit_csv(path, os.path.join(tmp, "old-levels.csv"),
+                   lambda r: {k: v for k, v in r.items() if k != "ws_class"})
+    check(classes.size_class(reader.load(old), reader.load(old).rows[0]) is None and
+          "no size classes" in tool("table", "--section", "winners", old).stdout,
+          "a CSV from before ws_class has no classes, and the winners table says why")
     check(quality.quality_of({"quality": "ok", "cpu_share_min": "0.1"}) == (),
           "the quality column decides over cpu_share_min")
     check(quality.quality_of({"quality": "cv;drift"}) == ("cv", "drift"), "reasons not split")
@@ -336,7 +343,7 @@ def part_classes(tmp):
     starred = [l for l in r.stdout.splitlines() if "*" in l and not l.startswith("*")]
     check(len(starred) == 1 and starred[0].startswith("memset"), "want one starred memset row: %s"
           % starred)
-    check("flagged by storebench's quality check: cv;" in r.stdout,
+    check(re.search(r"flagged by storebench's quality check: cv[ ;]", r.stdout),
           "the note does not name the cv reason")
     # a run that names its reasons: the note says what the CSV says a reason means, not a copy
     named = edit_csv(flagged, os.path.join(tmp, "qn.csv"), meta_extra=(
@@ -438,7 +445,8 @@ def part_settings(tmp):
     check("A: L1d" in out and "B: L1d 48 KiB, L2 2 MiB" in out.split("Classes by")[-1],
           "compare-cpus: the class note names both inputs' caches: %s" % out[-500:])
     # the defaults are the run's own records, and no script keeps a copy of the binary's facts:
-    # its presets' values, its option defaults, its profiles' limits, its quality reasons
+    # its presets' values, its option defaults, its profiles' limits, its quality reasons, its
+    # cache levels' names and the arithmetic of their rule
     meta = reader_meta(runs["fill0"])
     check(meta.get("default_fill_byte") == "165" and meta.get("default_repetitions") and
           "default_prefill_byte" not in meta and "fill_byte" in meta.get("settings_keys", ""),
@@ -447,6 +455,8 @@ def part_settings(tmp):
     presets = [ln.split("\t") for ln in run([STOREBENCH, "list", "--presets", "--tsv"]).stdout
                .splitlines()]
     reasons = meta.get("quality_reasons", "").split(",")
+    levels = [n for n in meta.get("level_names", "").split(",") if n]
+    check(len(levels) == 4, "the run names its cache levels: %s" % levels)
     copies = []
     for root, _, files in os.walk(SCRIPTS):
         for f in files:
@@ -466,6 +476,14 @@ def part_settings(tmp):
             for m in re.finditer(r"\b(cv_max|cpu_share_min|drift_band|skew_max|batch_ns_min)"
                                  r"[\"']?\s*[=:]\s*[\"']?\d", text):
                 copies.append("%s: a quality limit %s" % (path, m.group(0)))
+            # a list of the levels (three or more quoted; the size grammar's words, "L3/2" or a
+            # lone "DRAM" passed to storebench, are its input, not a copy)
+            named = [n for n in levels if re.search(r"[\"']%s[\"']" % re.escape(n), text)]
+            if len(named) >= 3:
+                copies.append("%s: the level names %s" % (path, named))
+            for m in re.finditer(r"(?:\b[24] ?\* ?\(?\w*(?:l1d?|l2|l3|llc|below|share)\w*\b|"
+                                 r"\b\w*(?:l1d?|l2|l3|llc|share)\w* ?//? ?2\b)", text):
+                copies.append("%s: the level rule's arithmetic %r" % (path, m.group(0)))
             for v in ('"165"', '"100000"', '"0.25"', '"0.05"'):
                 if re.search(r"(?:default|Setting)\b[^\n]*%s" % re.escape(v), text):
                     copies.append("%s: a default value %s" % (path, v))
@@ -482,7 +500,7 @@ def part_settings(tmp):
         shutil.copyfile(runs[name], os.path.join(machine, day, "nightly.csv"))
         with open(os.path.join(machine, day, "gate.json"), "w") as f:
             f.write("{}")
-    r = tool("trend", "--point", "memset@l1", machine)
+    r = tool("trend", "--point", "memset@l1d", machine)
     with open(os.path.join(machine, "trend.tsv")) as f:
         cols = [ln.split("\t") for ln in f.read().splitlines() if ln]
     labels = [c[4] for c in cols]

@@ -29,7 +29,6 @@ import os
 import re
 import subprocess
 
-from storebench import classes
 
 
 def _nightly_preset(storebench):
@@ -149,36 +148,26 @@ def _words(words, info):
                     or not w.startswith("L3"))
 
 
-def inside(ws, regime, share):
-    """Whether a working set per thread sits well inside its regime (classes.inside, the one
-    rule); share maps l1d, l2, l3, llc to a thread's share in bytes at the point's thread count."""
-    return classes.inside(ws, "L1" if regime == "L1d" else regime, share.get("l1d"),
-                          share.get("l2"), share.get("l3"), share.get("llc"))
-
-
 def plan(storebench, args):
-    """`storebench run --dry-run` of args: [(point name, ws bytes, regime, shares)]."""
-    out, share = [], {}
+    """`storebench run --dry-run` of args: [(point name, its size class or 'between')]."""
+    out = []
     for line in _query(storebench, "run", "--dry-run", *args).splitlines():
         f = dict(w.split("=", 1) for w in line.split("#", 1)[0].split() if "=" in w)
-        if line.startswith("threads=") and "share_l1d" in f:
-            share = {k[6:]: int(v) for k, v in f.items() if k.startswith("share_")}
-        elif line.lstrip().startswith("point="):
-            out.append((f["point"], int(f["ws_bytes"]), f.get("regime", ""), share))
+        if line.lstrip().startswith("point="):
+            out.append((f["point"], f.get("class", "between")))
     return out
 
 
 def _fenced(storebench, args, passthrough):
-    """args plus a --benchmark_filter keeping only the points well inside their regime (unless
+    """args plus a --benchmark_filter keeping only the points well inside a size class (unless
     the caller filters), and the number of points that will run."""
     points = plan(storebench, args + passthrough)
     if any(a.startswith("--benchmark_filter") for a in passthrough):
         return args, len(points)
     # Whether a point is inside depends on its size and thread count, not on its kernel: the
     # filter names the sizes and counts left out, for every kernel at once.
-    out = {name.split("/", 1)[1] for name, ws, regime, share in points
-           if not inside(ws, regime, share)}
-    kept = sum(name.split("/", 1)[1] not in out for name, _, _, _ in points)
+    out = {name.split("/", 1)[1] for name, cls in points if cls == "between"}
+    kept = sum(name.split("/", 1)[1] not in out for name, _ in points)
     if kept and out:
         args = args + ["--benchmark_filter=-/(%s)(/|$)"
                        % "|".join(re.escape(o) for o in sorted(out))]

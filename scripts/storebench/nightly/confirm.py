@@ -36,36 +36,34 @@ OWN = ("--repetitions", "--rounds", "--benchmark_filter", "--benchmark_repetitio
        "--json", "--machine")
 
 
-def _parts(name):
-    """'k/call:N/ws:N/threads:T/rw:R' -> (kernel, call bytes, threads)."""
-    kernel, rest = name.split("/", 1)
-    f = dict(x.split(":", 1) for x in rest.split("/") if ":" in x)
-    return kernel, int(f.get("call", 0)), f.get("threads", "")
+def _path(row):
+    """Where a row's stores go: 'memory' for streaming and flushing stores (kinds nt, flush),
+    which bypass or leave the caches, 'cache' for the rest: a neighbour on the other path does
+    not feel what moves the suspect's (a streaming store at 16 MiB was 'steady' beside an L3
+    temporal one that the host had slowed)."""
+    return "memory" if row.get("kind") in ("nt", "flush") else "cache"
 
 
-def _path(kernel):
-    """Where a kernel's stores go: 'memory' for streaming and flushing stores, which bypass or
-    leave the caches, 'cache' for the rest: a neighbour on the other path does not feel what
-    moves the suspect's (a streaming store at 16 MiB was 'steady' beside an L3 temporal one that
-    the host had slowed)."""
-    return "memory" if any(x in kernel for x in ("_nt_", "clflush", "clwb")) else "cache"
-
-
-def neighbour(suspect, points):
+def neighbour(suspect, points, rows):
     """The point measured beside a suspect: memset at the same point for one judged on its
-    paired ratio to memset; else the stable point, or None when no point was unchanged (or, on
-    a night the machine shifted, moved with it): the same size if it can, stores on the same
-    path, another kernel."""
-    if "paired" in suspect:
-        return dict(name=gate.memset_beside(suspect["name"]))
-    k, call, t = _parts(suspect["name"])
+    paired ratio to memset (the point it was paired with); else the stable point, or None when
+    no point was unchanged (or, on a night the machine shifted, moved with it): the same size if
+    it can, stores on the same path, another kernel.  rows: tonight's CSV rows by point name
+    (gate.rows_by_point), which say each point's kernel, kind, call size and threads."""
+    if suspect.get("paired", {}).get("memset"):
+        return dict(name=suspect["paired"]["memset"])
+    me = rows.get(suspect["name"])
+    if me is None:
+        return None
     calm = [p for p in points if p["status"] in ("unchanged", "shifted") and
-            _parts(p["name"])[2] == t]
+            p["name"] in rows and rows[p["name"]]["threads"] == me["threads"]]
+    call = int(me["call_bytes"] or 0)
 
     def distance(p):
-        pk, pc, _ = _parts(p["name"])
+        r = rows[p["name"]]
+        pc = int(r["call_bytes"] or 0)
         return (abs((pc or 1) / (call or 1) - 1) if pc != call else 0,
-                _path(pk) != _path(k), pk == k)
+                _path(r) != _path(me), r["kernel"] == me["kernel"])
     return min(calm, key=distance) if calm else None
 
 
@@ -81,11 +79,11 @@ def _drop(args, keys):
     return out
 
 
-def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limits,
+def confirm(storebench, args, machine, baseline, points, rows, out_dir, deadline, limits,
             s_per_point, shift=None):
     """Re-measure the regressions among points (dicts of gate.classify) and mark each
     confirmed (status stays 'regression') or not (status 'unconfirmed', why says why).
-    args: tonight's storebench arguments; shift: gate.machine_shift's change, against which a
+    args: tonight's storebench arguments; rows: tonight's CSV rows by point (neighbour); shift: gate.machine_shift's change, against which a
     re-measured point must still be low.  Returns a note on what was re-measured."""
     suspects = sorted((p for p in points if p["status"] == "regression"),
                       key=lambda p: p["paired"]["ratio"] if "paired" in p else p["ratio"])
@@ -93,7 +91,7 @@ def confirm(storebench, args, machine, baseline, points, out_dir, deadline, limi
         return ""
     pairs = []
     for p in suspects[:MAX_POINTS]:
-        pairs.append((p, neighbour(p, points)))
+        pairs.append((p, neighbour(p, points, rows)))
         # as many repetitions a point as in the sweep, plus a margin for the rounds' calibration
         cost = 1.5 * len({q["name"] for pair in pairs for q in pair if q}) * s_per_point
         if time.monotonic() + cost > deadline:
@@ -160,14 +158,14 @@ def _judge_paired(p, again, gbps_ratio, limits, shift):
     memset, as gate.judge_paired judged it: again, the re-measurement's (ratio, low, high), None
     when it has no interval; gbps_ratio, its GB/s against the baseline's."""
     b = p["paired"]["base"]
-    p["neighbour"] = gate.memset_beside(p["name"])
+    p["neighbour"] = p["paired"].get("memset")
     if not again or not gbps_ratio:
         p["status"], p["why"] = "unconfirmed", "re-measured, but no paired ratio to memset"
         return
     rel, own = again[0] / b[0], gbps_ratio / (shift["median"] if shift else 1.0)
     p["confirm_ratio"] = rel
     how = "x memset %.3f [%.3f, %.3f] re-measured beside it, baseline %.3f [%.3f, %.3f]; " \
-        "GB/s x %.3f" % (*again, *b, own)
+        "GB/s x %.3f" % (*again[:3], *b, own)
     t = limits["threshold"]
     if rel < 1 - t and again[2] < b[1] and own < 1 - t:
         p["why"] = "confirmed: " + how

@@ -36,6 +36,7 @@ import re
 import statistics
 import subprocess
 import sys
+from collections import namedtuple
 
 from storebench import reader
 
@@ -234,16 +235,25 @@ def quality_by_point(csv_path):
     return None if rows is None else {n: r["quality"] for n, r in rows.items()}
 
 
+# A row's paired ratio to memset over the rounds, its interval, and the point of memset it was
+# paired with (the CSV's vs_memset_point; None in a CSV from before that column).
+Pair = namedtuple("Pair", "ratio low high memset")
+
+
 def _pair(row):
-    """(ratio, ci low, ci high) of a row's paired ratio to memset over the rounds; None when it
-    has none with an interval."""
+    """The row's Pair; None when it has no paired ratio with an interval."""
     vals = tuple(_float(row, "vs_memset_" + k) for k in ("ratio", "ci_low", "ci_high"))
-    return None if None in vals else vals
+    return None if None in vals else Pair(*vals, row.get("vs_memset_point") or None)
 
 
 def pairs_by_point(csv_path):
     """point name -> _pair() for the points of a run that have one; {} for none."""
-    return {n: _pair(r) for n, r in (_rows(csv_path) or {}).items() if _pair(r)}
+    return {n: _pair(r) for n, r in rows_by_point(csv_path).items() if _pair(r)}
+
+
+def rows_by_point(csv_path):
+    """point name -> CSV row of a run that has the quality and point columns; {} else."""
+    return _rows(csv_path) or {}
 
 
 def good_by_point(csv_path):
@@ -252,11 +262,6 @@ def good_by_point(csv_path):
     return {n: (_float(r, "gbps_median"), (_pair(r) or (None,))[0])
             for n, r in (_rows(csv_path) or {}).items()
             if r["quality"] == "ok" and _float(r, "gbps_median")}
-
-
-def memset_beside(name):
-    """The point name of memset at the point of name (kernel/call:...): its pair's other half."""
-    return "memset/" + name.split("/", 1)[1]
 
 
 def against_history(points, history):
@@ -283,7 +288,8 @@ def against_history(points, history):
 
 def judge_paired(points, base_pairs, new_pairs, limits, shift=None):
     """Judge every point with a paired ratio to memset in both runs (pairs_by_point maps) by
-    that ratio: p['paired'] = dict(base, new: (ratio, low, high), ratio: new / base).  A point
+    that ratio: p['paired'] = dict(base, new: (ratio, low, high), ratio: new / base, memset:
+    tonight's point of memset it was paired with, None before vs_memset_point).  A point
     already untested or noisy stays so.  The kernel must also have moved the same way in GB/s
     (against the machine-wide change's median on a night with one, shift): a ratio to memset
     also falls when memset alone got faster, and memset at 24 KiB x 2 threads read 35 % faster
@@ -295,8 +301,9 @@ def judge_paired(points, base_pairs, new_pairs, limits, shift=None):
         if not b or not n or p["status"] in ("untested", "noisy") or not p["ratio"]:
             continue
         rel, own = n[0] / b[0], p["ratio"] / scale
-        p["paired"] = dict(base=b, new=n, ratio=rel)
-        how = "x memset %.3f [%.3f, %.3f] -> %.3f [%.3f, %.3f] in paired rounds" % (*b, *n)
+        p["paired"] = dict(base=b[:3], new=n[:3], ratio=rel, memset=n.memset)
+        how = "x memset %.3f [%.3f, %.3f] -> %.3f [%.3f, %.3f] in paired rounds" % (*b[:3],
+                                                                                   *n[:3])
         fell, rose = rel < 1 - t and n[2] < b[1], rel > 1 + t and n[1] > b[2]
         if fell and own < 1 - t:
             p["status"], p["why"] = "regression", how
@@ -317,8 +324,8 @@ def _judge_memset(points, limits):
     t = limits["threshold"]
     beside = {}
     for p in points:
-        if "paired" in p:
-            beside.setdefault(memset_beside(p["name"]), []).append(p["paired"]["ratio"])
+        if p.get("paired", {}).get("memset"):
+            beside.setdefault(p["paired"]["memset"], []).append(p["paired"]["ratio"])
     for p in points:
         ratios = beside.get(p["name"])
         if not ratios or p["status"] not in ("regression", "improvement"):
