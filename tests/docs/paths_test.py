@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # paths_test.py — the files and folders CONTRIBUTING.md and bench/README.md point at exist, and
-# bench/README.md's map names every stage folder of bench/ and no other; every test lies in
-# tests/<area>/ as <module>_test.{c,py} and is registered under that name.
+# bench/README.md's map names every stage folder of bench/ and no other, and no #include points
+# against its arrows; every test lies in tests/<area>/ as <module>_test.{c,py} and is
+# registered under that name.
 # Python 3 standard library.  Why: the recipes send a newcomer to one list to edit; a move that
 # leaves them pointing at an old path sends the newcomer nowhere.
 """usage: paths_test.py REPO_ROOT"""
@@ -39,6 +40,27 @@ def exists(path, base):
     return False
 
 
+def arrows(folders):
+    """bench/README.md's order of the stage folders ("cli → output → ... → stats") names every
+    folder once, and no #include in bench/ reaches a header of a folder to its left."""
+    with open(os.path.join(ROOT, "bench", "README.md")) as f:
+        line = next((ln for ln in f if ln.count(" → ") >= len(folders) - 1), "")
+    order = [w.strip(" :") for w in line.split(":", 1)[0].split(" → ")]
+    check(sorted(order) == sorted(folders), f"bench/README.md's arrows {order}, folders {folders}")
+    home = {f: d for d in folders for f in os.listdir(os.path.join(ROOT, "bench", d))}
+    left = []
+    for d in folders:
+        for name in sorted(os.listdir(os.path.join(ROOT, "bench", d))):
+            with open(os.path.join(ROOT, "bench", d, name), errors="replace") as f:
+                for n, text in enumerate(f, 1):
+                    m = re.match(r'\s*#\s*include\s+"([^"]+)"', text)
+                    to = home.get(m.group(1)) if m else None
+                    if to in order and d in order and order.index(to) < order.index(d):
+                        left.append(f"bench/{d}/{name}:{n} includes {m.group(1)} ({to})")
+    check(not left, f"includes against bench/README.md's arrows: {left}")
+    print(f"ok: arrows {' → '.join(order)}, no include points left")
+
+
 def main():
     for page, base in (("CONTRIBUTING.md", ROOT), ("bench/README.md", os.path.join(ROOT, "bench"))):
         names = paths_in(page)
@@ -50,6 +72,7 @@ def main():
     folders = {d for d in os.listdir(os.path.join(ROOT, "bench"))
                if os.path.isdir(os.path.join(ROOT, "bench", d))}
     check(mapped == folders, f"bench/README.md maps {sorted(mapped)}, bench/ has {sorted(folders)}")
+    arrows(folders)
     tests_by_module()
     return check.finish("docs paths")
 

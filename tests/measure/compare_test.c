@@ -1,5 +1,5 @@
 /*
- * compare_test.c — comparison groups (bench/sweep/groups.c), the rounds' paired order
+ * compare_test.c — comparison groups (bench/measure/groups.c), the rounds' paired order
  * (bench/sweep/rounds.c), and the one rule of the answer (bench/measure/compare.c,
  * bench/output/winners.c): ranks, paired ratios, their intervals and verdicts, and the winners
  * and crossovers they print, on constructed samples.
