@@ -14,6 +14,7 @@
 #include "load.h"
 #include "machine.h"
 #include "options.h"
+#include "run_metadata.h"
 
 static void print_tsv(const struct cpu_info *cpu)
 {
@@ -113,11 +114,48 @@ static void print_loads_tsv(const struct cpu_info *cpu)
 	}
 }
 
+/* Every option of `storebench run`: its value's name, its default, the metadata key that records
+ * it as a setting, and each preset's value (PRESET_FIELD options); the facts scripts read. */
+static void print_options(bool tsv)
+{
+	if (tsv) {
+		fputs("name\tvalue\tdefault\tsetting_key", stdout);
+		for (size_t p = 0; p < presets_count(); p++)
+			printf("\t%s", preset_at(p)->name);
+		putchar('\n');
+	}
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		const struct run_option *op = option_at(i);
+		const char *key = run_metadata_setting_key((enum option_id)i);
+
+		if (tsv) {
+			printf("%s\t%s\t%s\t%s", op->name, op->placeholder ? op->placeholder : "",
+			       op->dflt ? op->dflt : "", key ? key : "");
+			for (size_t p = 0; p < presets_count(); p++)
+				printf("\t%s", op->preset_field ? preset_value(preset_at(p), i) : "");
+			putchar('\n');
+			continue;
+		}
+		printf("--%s%s%s", op->name, op->placeholder ? " " : "",
+		       op->placeholder ? op->placeholder : "");
+		if (op->dflt)
+			printf("  default %s", op->dflt[0] ? op->dflt : "\"\"");
+		if (key)
+			printf("  (the setting %s)", key);
+		putchar('\n');
+		for (size_t p = 0; op->preset_field && p < presets_count(); p++)
+			printf("%s%s %s", p ? ", " : "    presets: ", preset_at(p)->name,
+			       preset_value(preset_at(p), i));
+		if (op->preset_field)
+			putchar('\n');
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct machine m = { 0 };
 	const struct cpu_info *cpu = &m.cpu;
-	int tsv = 0, loads = 0, presets = 0, rc;
+	int tsv = 0, loads = 0, presets = 0, options = 0, rc;
 
 	for (int i = 1; i < argc; i++) {
 		int r = machine_option("storebench list", argc, argv, &i, &m);
@@ -132,9 +170,11 @@ int cmd_list(int argc, char **argv)
 			loads = 1;
 		} else if (!strcmp(argv[i], "--presets")) {
 			presets = 1;
+		} else if (!strcmp(argv[i], "--options")) {
+			options = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: storebench list [--loads | --presets] [--tsv] [--topology FILE.xml]\n"
-			     "                       [--cpuid FILE]\n"
+			puts("usage: storebench list [--loads | --presets | --options] [--tsv]\n"
+			     "                       [--topology FILE.xml] [--cpuid FILE]\n"
 			     "Lists every store kernel: kind, bytes per store, unroll, bytes per loop\n"
 			     "iteration (granule), required ISA, and whether this CPU can run it (and why\n"
 			     "not), then the read kernels of rw mixes.  --tsv: the store kernels\n"
@@ -143,6 +183,9 @@ int cmd_list(int argc, char **argv)
 			     "--presets: the presets of `storebench run --preset`, each as the options it\n"
 			     "sets (with --tsv: a name column and one column per preset field, named as\n"
 			     "its run option without the leading --).\n"
+			     "--options: every option of `storebench run`: its value's name, its\n"
+			     "default (empty: derived from other options), the metadata key that records\n"
+			     "it as a setting (settings_keys, default_<key>), and each preset's value.\n"
 			     "--cpuid FILE: availability on a replayed CPU (a raw CPUID dump, libcpuid's\n"
 			     "format; the OS is taken to save every vector state the CPU has).\n"
 			     "--topology FILE.xml: a replayed machine's hwloc XML topology (with --cpuid\n"
@@ -153,12 +196,15 @@ int cmd_list(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (loads && presets) {
-		fputs("storebench list: --loads and --presets: want one of them\n", stderr);
+	if (loads + presets + options > 1) {
+		fputs("storebench list: --loads, --presets and --options: want one of them\n", stderr);
 		return 2;
 	}
-	if (presets) {
-		presets_print(stdout, tsv);
+	if (presets || options) {
+		if (presets)
+			presets_print(stdout, tsv);
+		else
+			print_options(tsv);
 		return fflush(stdout) ? 1 : 0;
 	}
 	rc = machine_load(&m, "storebench list");

@@ -76,6 +76,9 @@ const struct help_section *section_at(size_t i);
 size_t presets_count(void);
 const struct preset *preset_at(size_t i);
 
+/* Preset p's value of option i, as `storebench run` would use it ("" for none). */
+const char *preset_value(const struct preset *p, size_t i);
+
 /* The id of the option called name[0..len) (no leading "--"), or OPT_COUNT. */
 enum option_id option_find(const char *name, size_t len);
 

@@ -117,8 +117,7 @@ void options_help(FILE *out)
 	}
 }
 
-/* A preset's value of option i, as `storebench run` would use it. */
-static const char *preset_value(const struct preset *p, size_t i)
+const char *preset_value(const struct preset *p, size_t i)
 {
 	return p->value[i] ? p->value[i] : option_at(i)->dflt ? option_at(i)->dflt : "";
 }

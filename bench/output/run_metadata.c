@@ -143,6 +143,16 @@ static const struct {
 	{ "inject_drift_pct", OPT_inject_drift },
 };
 
+const char *run_metadata_setting_key(enum option_id id)
+{
+	if (id == OPT_canary)
+		return "canary";
+	for (size_t i = 0; i < sizeof setting_key / sizeof setting_key[0]; i++)
+		if (setting_key[i].opt == id)
+			return setting_key[i].key;
+	return NULL;
+}
+
 /* The value of key in text's key=value lines, as "key=value" up to its newline; NULL if none. */
 static const char *find_key(const char *text, const char *key, size_t *len)
 {

@@ -22,6 +22,10 @@
 char *run_metadata(const struct cmdline *cl, const struct machine *mach, const struct run_opts *o,
 		   const struct outfiles *of, time_t now, double tsc_hz, const char *cycles_note);
 
+/* The metadata key of the setting option id sets, whose default a run records (settings_keys,
+ * default_<key>); NULL for an option that is no such setting (the sweep's axes, files, flags). */
+const char *run_metadata_setting_key(enum option_id id);
+
 /*
  * The key=value lines of meta as CSV preamble lines (when csv) and as JSON context keys (when
  * context: each key once, Google Benchmark refuses a second).  Values have no length limit: the

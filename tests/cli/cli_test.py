@@ -55,6 +55,37 @@ def test_list():
     table = run("list")
     check(table.returncode == 0 and all(n in table.stdout for n in names + loads),
           "list table misses store or read kernel names")
+    test_list_options()
+
+
+def test_list_options():
+    """list --options --tsv: every option `run --help` documents, once, with its default, the
+    setting key a run records it under, and each preset's value as `list --presets` gives it."""
+    r = run("list", "--options", "--tsv")
+    check(r.returncode == 0, f"list --options --tsv exit {r.returncode}: {r.stderr.strip()}")
+    lines = [ln.split("\t") for ln in r.stdout.splitlines()]
+    head, rows = lines[0], {ln[0]: dict(zip(lines[0], ln)) for ln in lines[1:]}
+    check(head[:4] == ["name", "value", "default", "setting_key"] and
+          all(len(ln) == len(head) for ln in lines), f"list --options header {head}, ragged rows")
+    documented = set(re.findall(r"^\s+--([a-z][a-z0-9-]*)", run("run", "--help").stdout, re.M))
+    documented = {o for o in documented if not o.startswith("benchmark_")}
+    check(documented and documented <= set(rows), "run --help options missing from list "
+          f"--options: {sorted(documented - set(rows))}")
+    presets = [ln.split("\t") for ln in run("list", "--presets", "--tsv").stdout.splitlines()]
+    for p in presets[1:]:
+        for col, v in zip(presets[0][1:], p[1:]):
+            check(rows.get(col, {}).get(p[0]) == v,
+                  f"list --options: preset {p[0]}'s {col} {rows.get(col, {}).get(p[0])!r}, "
+                  f"list --presets says {v!r}")
+    check(rows["fill"]["default"] == "0xa5" and rows["fill"]["setting_key"] == "fill_byte" and
+          rows["kernels"]["setting_key"] == "" and rows["canary"]["setting_key"] == "canary",
+          f"list --options: fill {rows['fill']}, kernels {rows['kernels']}")
+    text = run("list", "--options").stdout
+    check("--repetitions N  (the setting repetitions)" in text and "presets: quick 6" in text,
+          f"list --options as text: {text[:300]}")
+    both = run("list", "--options", "--presets")
+    check(both.returncode == 2 and "want one of them" in both.stderr,
+          f"list --options --presets: exit {both.returncode}: {both.stderr.strip()}")
 
 
 def test_info():

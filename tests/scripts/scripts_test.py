@@ -455,6 +455,13 @@ def part_settings(tmp):
     presets = [ln.split("\t") for ln in run([STOREBENCH, "list", "--presets", "--tsv"]).stdout
                .splitlines()]
     reasons = meta.get("quality_reasons", "").split(",")
+    # the option defaults `list --options` gives (three characters or more: "0" and "on" are
+    # everywhere), the fill's as its metadata records it, and the vm profile's drift band
+    options = [ln.split("\t") for ln in run([STOREBENCH, "list", "--options", "--tsv"]).stdout
+               .splitlines()]
+    defaults = {'"%s"' % o[2] for o in options[1:] if len(o[2]) >= 3} | {'"165"', '"0.25"'}
+    check('"100000"' in defaults and '"0xa5"' in defaults, "list --options gives the defaults: "
+          "%s" % sorted(defaults))
     levels = [n for n in meta.get("level_names", "").split(",") if n]
     check(len(levels) == 4, "the run names its cache levels: %s" % levels)
     copies = []
@@ -484,7 +491,7 @@ def part_settings(tmp):
             for m in re.finditer(r"(?:\b[24] ?\* ?\(?\w*(?:l1d?|l2|l3|llc|below|share)\w*\b|"
                                  r"\b\w*(?:l1d?|l2|l3|llc|share)\w* ?//? ?2\b)", text):
                 copies.append("%s: the level rule's arithmetic %r" % (path, m.group(0)))
-            for v in ('"165"', '"100000"', '"0.25"', '"0.05"'):
+            for v in defaults:
                 if re.search(r"(?:default|Setting)\b[^\n]*%s" % re.escape(v), text):
                     copies.append("%s: a default value %s" % (path, v))
     check(not copies, "scripts keep copies of storebench's facts: %s" % copies)
