@@ -17,7 +17,7 @@ from storebench import advise_glibc as ag
 from storebench import advise_measure as am
 from storebench import advise_report as ar
 from storebench import advise_verify as av
-from storebench import classes, cli, reader
+from storebench import classes, cli, dryrun, reader
 from storebench.rows import ival, num
 from storebench.units import fmt_bytes, parse_bytes
 
@@ -188,16 +188,16 @@ def shown(path):
     return path if rel.startswith("..") else rel
 
 
-def levels(meta, threads):
-    """[(name, bytes)] of the cache levels as one thread's share at `threads` threads placed
-    compactly (storebench's default placement), smallest first; unknown levels left out."""
-    out = []
-    for name, key in classes.cache_levels(reader.Run("", meta, [], [])):
-        size = num(meta.get("cache_%s_bytes" % key))
-        shared = num(meta.get("cache_%s_shared_cpus" % key)) or 1
-        if size:
-            out.append((name, int(size // max(1, min(threads, shared)))))
-    return out
+def levels(exe, meta, threads):
+    """[(name, bytes)] of the cache levels as one thread's share at `threads` threads, as the
+    binary plans them (storebench run --dry-run: the default placement), smallest first; levels
+    the machine lacks or the plan cannot give left out."""
+    try:
+        share = dryrun.shares(exe, threads)
+    except dryrun.DryRunError:
+        return []
+    run = reader.Run("", meta, [], [])
+    return [(name, share[key]) for name, key in classes.cache_levels(run) if share.get(key)]
 
 
 def progress(text):
@@ -337,7 +337,7 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     kernels = "%s,%s,%s" % (t_kern, am.REP, nt_kern)
     if args.verify is not None:
         want = ncpu if args.for_threads == "all" else 1
-        lv = levels(meta, want)
+        lv = levels(exe, meta, want)
         smallest, largest = args.min_size, 8 * lv[-1][1] if lv else 1 << 28
         env_pairs, proposed, decisions = from_string(args.verify, start, largest, rep)
         return verify_and_report(args, exe, meta, start, None, folder, rep, t0, ncpu, kernels,
@@ -462,17 +462,12 @@ def from_string(text, start, largest, rep):
     return pairs, proposed, decisions
 
 
-def cache_marks(meta, threads):
-    """[(bytes, 'L3 share 16 MiB')]: one thread's share of each cache level at THREADS threads,
-    by the tables' rule (classes.share; the machine's metadata, threads in spread order), for
-    the plot's marks."""
+def cache_marks(exe, meta, threads):
+    """[(bytes, 'L3 share 16 MiB')]: one thread's share of each cache level at THREADS threads
+    (levels()), for the plot's marks; 'share' where threads split an instance."""
     run = reader.Run("", meta, [], [])
-    out = []
-    for name, level in classes.cache_levels(run):
-        share, n = classes.share(run, [{"threads": str(threads)}], level)
-        if share:
-            out.append((share, "%s %s%s" % (name, "share " if n > 1 else "", fb(share))))
-    return out
+    return [(b, "%s %s%s" % (name, "share " if b < (run.cache_bytes(name.lower()) or b) else "",
+                             fb(b))) for name, b in levels(exe, meta, threads)]
 
 
 def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kernels, want,
@@ -488,7 +483,7 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
             rep("  note: %s" % n)
         proposed = [p for p in proposed if not any(x.startswith(p[0]) for x in notes)]
         changes = [(n.split(".")[-1], lo, hi) for n, _, _, (lo, hi) in proposed]
-        classes = av.plan(changes, smallest, largest, levels(meta, want))
+        classes = av.plan(changes, smallest, largest, levels(exe, meta, want))
         try:
             measured = av.run_rounds(exe, folder, classes, want, advised, args.rounds,
                                      args.min_time, default=default_str,
@@ -597,7 +592,7 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
             imgs = ar.write_plot(folder, "advise", "glibc memset on %s: path kernels and memset "
                                  "(%d thread%s)" % (meta.get("machine_id"), want,
                                                     "" if want == 1 else "s"), series, lines,
-                                 cache_marks(meta, want))
+                                 cache_marks(exe, meta, want))
             rep("plot: %s" % ", ".join(shown(i) for i in imgs))
         except (RuntimeError, OSError) as e:
             rep("advise: plot failed: %s" % e)

@@ -49,6 +49,7 @@ from testlib import Checker, other_machine_result
 ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from storebench import dryrun  # noqa: E402
 from storebench.nightly import budget, confirm, runs  # noqa: E402
 from storebench.nightly import gate as gate_rules  # noqa: E402
 # Kernels every x86-64 CPU runs, sizes in L1 and L2 (least disturbed by a busy neighbour),
@@ -307,21 +308,6 @@ def nightly_run(tmp, mid, sweep):
     return r, run_dir_of(r)
 
 
-def dry_run(args):
-    """[(point, ws bytes, class, {l1d, l2, l3, llc: a thread's share})] of `storebench run
-    --dry-run` ARGS, read here apart from budget.plan so that the rule is checked, not echoed."""
-    out, share = [], {}
-    proc = subprocess.run([STOREBENCH, "run", "--dry-run", *args], capture_output=True,
-                          text=True, check=True)
-    for line in proc.stdout.splitlines():
-        f = dict(w.split("=", 1) for w in line.split("#", 1)[0].split() if "=" in w)
-        if line.startswith("threads=") and "share_l1d" in f:
-            share = {k[6:]: int(v) for k, v in f.items() if k.startswith("share_")}
-        elif line.lstrip().startswith("point="):
-            out.append((f["point"], int(f["ws_bytes"]), f["class"], share))
-    return out
-
-
 def shape(tmp):
     """Every point of every shape well inside its regime, by storebench's own dry-run plan."""
     here = budget.shape(STOREBENCH, 120, [], ())
@@ -347,7 +333,8 @@ def shape(tmp):
             fenced, kept = budget._fenced(STOREBENCH, args, [])
             kept_plan = budget.plan(STOREBENCH, fenced)
             check(kept == len(kept_plan) > 0, f"{replay}: the filter keeps what it says")
-            for name, ws, cls, share in dry_run(fenced):
+            # the rule checked here against each point's own shares, not echoed from budget
+            for name, ws, cls, _, share in dryrun.plan(STOREBENCH, fenced):
                 level = {"L1d": "l1d", "L2": "l2", "L3": "l3"}.get(cls)
                 ok = (ws >= 4 * share["llc"] if cls == "DRAM" else
                       level is not None and ws * 2 <= share[level])

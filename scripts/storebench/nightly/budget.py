@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 
+from storebench import dryrun
 
 
 def _nightly_preset(storebench):
@@ -149,13 +150,11 @@ def _words(words, info):
 
 
 def plan(storebench, args):
-    """`storebench run --dry-run` of args: [(point name, its size class or 'between')]."""
-    out = []
-    for line in _query(storebench, "run", "--dry-run", *args).splitlines():
-        f = dict(w.split("=", 1) for w in line.split("#", 1)[0].split() if "=" in w)
-        if line.lstrip().startswith("point="):
-            out.append((f["point"], f.get("class", "between")))
-    return out
+    """`storebench run --dry-run` of args: its points (dryrun.Point)."""
+    try:
+        return dryrun.plan(storebench, list(args))
+    except dryrun.DryRunError as e:
+        raise BudgetError(str(e)) from None
 
 
 def _fenced(storebench, args, passthrough):
@@ -166,8 +165,8 @@ def _fenced(storebench, args, passthrough):
         return args, len(points)
     # Whether a point is inside depends on its size and thread count, not on its kernel: the
     # filter names the sizes and counts left out, for every kernel at once.
-    out = {name.split("/", 1)[1] for name, cls in points if cls == "between"}
-    kept = sum(name.split("/", 1)[1] not in out for name, _ in points)
+    out = {p.name.split("/", 1)[1] for p in points if p.cls == "between"}
+    kept = sum(p.name.split("/", 1)[1] not in out for p in points)
     if kept and out:
         args = args + ["--benchmark_filter=-/(%s)(/|$)"
                        % "|".join(re.escape(o) for o in sorted(out))]
