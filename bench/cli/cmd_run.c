@@ -27,7 +27,7 @@
 #include "machine.h"
 #include "measure.h"
 #include "options.h"
-#include "opts.h"
+#include "run_config.h"
 #include "outfiles.h"
 #include "pool.h"
 #include "progress.h"
@@ -37,7 +37,7 @@
 #include "run_metadata.h"
 #include "signals.h"
 #include "sweep.h"
-#include "sweep_scaled.h"
+#include "sweep_threads.h"
 #include "tsc.h"
 #include "winners.h"
 
@@ -48,7 +48,7 @@
  * The bytes the sweep maps at its peak: footprint.c replays the pool's allocations in the order
  * the points run (rounds shuffle it, and a shuffled order regrows buffers differently).
  */
-static bool memory_fits(const struct run_opts *o, const struct point *pts, const size_t *order,
+static bool memory_fits(const struct run_config *o, const struct point *pts, const size_t *order,
 			size_t n)
 {
 	unsigned long long need, have, unit;
@@ -180,7 +180,7 @@ struct sweep_notes {
  * options, the sweep into mem (its order and slots too) and the memory check; the
  * dry run and --benchmark_list_tests end here.  Returns -1 to go on, else the exit status.
  */
-static int points_of(const struct cmdline *cl, struct machine *mach, struct run_opts *o,
+static int points_of(const struct cmdline *cl, struct machine *mach, struct run_config *o,
 		     struct run_mem *mem, struct sweep_notes *n)
 {
 	const char *topology = cl->given[OPT_topology], *cpuid = cl->given[OPT_cpuid];
@@ -202,7 +202,7 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 			mach->cpuid_file);
 		return 2;
 	}
-	rc = opts_parse(cl, mach, o);
+	rc = run_config_parse(cl, mach, o);
 	if (rc)
 		return rc;
 	if (!gbs_init(cl->gb, cl->ngb))
@@ -212,7 +212,7 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 		o->repetitions = 0;
 	if (gbflag_given(cl->gb, cl->ngb, "benchmark_min_time"))
 		o->min_time = 0;
-	mem->pts = sweep_scaled(o, &mem->npts, &n->skipped, &n->skipped_rw, &n->rounded_split);
+	mem->pts = sweep_threads(o, &mem->npts, &n->skipped, &n->skipped_rw, &n->rounded_split);
 	if (!mem->pts)
 		return 2;
 	if (!mem->npts) {
@@ -252,7 +252,7 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 }
 
 /* The notes on what the run will not measure as asked, one stderr line each. */
-static void print_notes(const struct run_opts *o, const struct cpu_info *cpu,
+static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
 			const struct sweep_notes *n)
 {
 	char llc_check[160];
@@ -283,7 +283,7 @@ static void print_notes(const struct run_opts *o, const struct cpu_info *cpu,
  * time estimated from the rounds so far, per point measured).  Returns the end of the round's
  * entries in mem->order, or 0 when no round follows.
  */
-static size_t adaptive_round(struct run_mem *mem, const struct run_opts *o, int round)
+static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, int round)
 {
 	size_t undecided = mem->cmp.count[VERDICT_UNDECIDED], n = 0, *grown;
 	bool *active;
@@ -337,7 +337,7 @@ static bool compare_slots(struct run_mem *mem, bool paired)
 
 /* Measure mem->order[k] (in round r, the i-th of it); 0, 1 on a failed check, -1 to stop. */
 static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
-		       const struct run_opts *o, size_t k, int r, size_t i_round)
+		       const struct run_config *o, size_t k, int r, size_t i_round)
 {
 	size_t i = mem->order[k];
 	const struct point *p = &mem->pts[i];
@@ -388,7 +388,7 @@ static bool group_starts(const struct run_mem *mem, size_t k)
  * when a point failed its verification or memory ran out.
  */
 static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
-		       const struct run_opts *o)
+		       const struct run_config *o)
 {
 	size_t k = 0, end = 0, first;
 	int status = 0, rc = 0;
@@ -462,7 +462,7 @@ static int abandon(struct outfiles *of, struct pool *pool, struct measure_env *e
 	return 1;
 }
 
-static int run(const struct cmdline *cl, struct machine *mach, struct run_opts *o,
+static int run(const struct cmdline *cl, struct machine *mach, struct run_config *o,
 	       struct run_mem *mem)
 {
 	struct cpu_info cpu;
@@ -599,7 +599,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct cmdline cl;
 	struct machine mach = { 0 };
-	struct run_opts o = { 0 };
+	struct run_config o = { 0 };
 	struct run_mem mem = { 0 };
 	int status = cmdline_read(argc, argv, &cl);
 
@@ -617,7 +617,7 @@ int cmd_run(int argc, char **argv)
 	free(mem.order);
 	free(mem.regime);
 	free(mem.pts);
-	opts_free(&o);
+	run_config_free(&o);
 	machine_free(&mach);
 	cmdline_free(&cl);
 	return status;

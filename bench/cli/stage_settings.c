@@ -6,7 +6,7 @@
 
 #include "rounds.h"
 
-struct measure_settings measure_settings_of(const struct run_opts *o)
+struct measure_settings measure_settings_of(const struct run_config *o)
 {
 	return (struct measure_settings){
 		.min_time = o->min_time, .repetitions = rounds_repetitions(o->repetitions, o->rounds),
@@ -18,7 +18,7 @@ struct measure_settings measure_settings_of(const struct run_opts *o)
 	};
 }
 
-struct canary_config canary_config_of(const struct run_opts *o)
+struct canary_config canary_config_of(const struct run_config *o)
 {
 	return (struct canary_config){
 		.cpu = o->placement.cpu[0], .node = o->placement.node[0], .fill = o->fill,

@@ -1,7 +1,7 @@
 /*
  * options.c — the options table of `storebench run` (expanded from options.def), the argument
  * parser it generates and the preset cascade.  Plain C.  The parser only collects strings; what
- * each value means is opts.c's job, so presets and command line go through the same checks.
+ * each value means is run_config.c's job, so presets and command line go through the same checks.
  */
 #include "options.h"
 

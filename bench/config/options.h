@@ -15,7 +15,8 @@
 #include "quality.h"
 #include "sizes.h"
 
-/* Limits of single-valued options: enforced in opts.c, stated in their help in options.def. */
+/* Limits of single-valued options: enforced in run_config.c, stated in their help in
+ * options.def. */
 #define REPETITIONS_MAX 100000
 #define ROUNDS_MAX 1000
 #define TIE_BAND_DEFAULT 0.03        /* --tie-band: a paired ratio within 1 +- 3 % is a tie */

@@ -1,7 +1,7 @@
 /*
  * plan_rules.h — the stated rules of sizing and estimating a sweep: the DRAM word and the
  * duration model of --dry-run.  Plain C, constants only, so the help text (options.def), the
- * code that applies them (scaled.c, dryrun.c) and README all quote the same numbers.
+ * code that applies them (cache_words.c, dryrun.c) and README all quote the same numbers.
  */
 #ifndef STOREBENCH_PLAN_RULES_H
 #define STOREBENCH_PLAN_RULES_H

@@ -3,10 +3,11 @@
  * sampled at the start, every --canary-period of sweep and at the end, whose series say when
  * the machine itself moved.  A sample is the median of the passes of its window: one pass a
  * tick (every CANARY_TICK_MS or more, between groups) since the sample before, and CANARY_PASSES
- * at the sample, so it reads the state the window's points saw, not that of one millisecond.  Plain C.  A shared host's speeds flip between states from minute to
- * minute, and not in every regime at once (its memory bandwidth with its neighbours, its caches
- * with its clocks); points measured while their own regime's canary was outside its band, around
- * the median of that canary's samples, are flagged drift (quality.h).
+ * at the sample, so it reads the state the window's points saw, not that of one millisecond.
+ * Plain C.  A shared host's speeds flip between states from minute to minute, and not in every
+ * regime at once (its memory bandwidth with its neighbours, its caches with its clocks); points
+ * measured while their own regime's canary was outside its band, around the median of that
+ * canary's samples, are flagged drift (quality.h).
  */
 #ifndef STOREBENCH_CANARY_H
 #define STOREBENCH_CANARY_H
@@ -20,7 +21,7 @@
 #include "canary_rules.h"
 
 /* The regimes a canary judges: points whose per-thread working set lies in a thread's L1d or
- * L2 share, in its L3 share, or beyond (sweep_scaled.h: point_level, canary_regime_of). */
+ * L2 share, in its L3 share, or beyond (sweep_threads.h: point_level, canary_regime_of). */
 enum canary_regime { CANARY_L2, CANARY_LLC, CANARY_DRAM, CANARY_REGIMES };
 
 /* What the canaries take of a run: canary_config_of(o) (stage_settings.h), or a test's own. */

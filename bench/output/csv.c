@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
+#include "run_config.h"
 #include "quality.h"
-#include "sweep_scaled.h"
+#include "sweep_threads.h"
 
 static const char *const col_names[COL_COUNT] = {
 #define COLUMN(name, desc) #name,
@@ -27,7 +27,7 @@ static const char *const col_names[COL_COUNT] = {
 /* What column() reads: a point's identity (p, o) or its measurement (m), never both. */
 struct row_source {
 	const struct point *p;        /* identity columns: the point */
-	const struct run_opts *o;     /* and the run's settings */
+	const struct run_config *o;     /* and the run's settings */
 	const struct csv_measured *m; /* measured columns */
 };
 
@@ -64,7 +64,7 @@ static void pair_field(char *f, const struct pair *p, int which)
 static void column(enum csv_col c, const struct row_source *r, char *f)
 {
 	const struct point *p = r->p;
-	const struct run_opts *o = r->o;
+	const struct run_config *o = r->o;
 	const struct scaled_axes *a = p ? axes_at(o, p->threads) : NULL;
 	const struct point_stats *st = r->m ? r->m->stats : NULL;
 	const struct compare_point *cp = r->m && r->m->cmp ? &r->m->cmp->pt[r->m->i] : NULL;
@@ -226,7 +226,7 @@ void csv_header(FILE *out)
 	fputc('\n', out);
 }
 
-char *csv_identity(const struct point *p, const struct run_opts *o)
+char *csv_identity(const struct point *p, const struct run_config *o)
 {
 	struct row_source r = { .p = p, .o = o };
 	char *text = NULL, *f = malloc(FIELD_MAX);

@@ -17,7 +17,7 @@
 #include "measure.h"
 #include "point.h"
 
-struct run_opts;
+struct run_config;
 
 enum csv_col {
 #define COLUMN(name, desc) COL_##name,
@@ -46,7 +46,7 @@ void csv_header(FILE *out);
  * p's identity columns under o's settings, as CSV text (quoted fields, ',' between, none at the
  * end), stamped once when the sweep is built; NULL when out of memory.  free() it.
  */
-char *csv_identity(const struct point *p, const struct run_opts *o);
+char *csv_identity(const struct point *p, const struct run_config *o);
 
 /* One row: the identity stamped for the point, then m's columns (the caller flushes it:
  * outfiles_keep_csv). */

@@ -14,7 +14,7 @@
 #include "metadata.h"
 #include "options.h"
 #include "rounds.h"
-#include "sweep_scaled.h"
+#include "sweep_threads.h"
 
 /* Google Benchmark's own defaults when its flags replace ours (1.7: one repetition, 0.5 s). */
 #define GB_DEFAULT_REPETITIONS 1
@@ -68,7 +68,7 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
  * a cache canary's (CANARY_PASS_BYTES at most, after its untimed warming call) at the L3 rate.
  * *samples gets their count.
  */
-static double canary_seconds(const struct run_opts *o, const struct canary_config *cfg,
+static double canary_seconds(const struct run_config *o, const struct canary_config *cfg,
 			     double sweep_s, size_t *samples)
 {
 	double s = 0, tick = 0;
@@ -119,7 +119,7 @@ static void human_seconds(double s, char *buf, size_t len)
 		snprintf(buf, len, "%.1fs", s);
 }
 
-static void print_machine(FILE *out, const struct machine *m, const struct run_opts *o,
+static void print_machine(FILE *out, const struct machine *m, const struct run_config *o,
 			  unsigned long long *memory)
 {
 	const struct topology *t = m->topo;
@@ -164,7 +164,7 @@ static void print_machine(FILE *out, const struct machine *m, const struct run_o
 }
 
 /* The header of one thread count: where its threads run and what its words are. */
-static void print_threads(FILE *out, const struct run_opts *o, const struct scaled_axes *a)
+static void print_threads(FILE *out, const struct run_config *o, const struct scaled_axes *a)
 {
 	size_t cap = 16 * (a->threads + 8);
 	char *cpus = malloc(cap), nodes[4096];
@@ -182,7 +182,7 @@ static void print_threads(FILE *out, const struct run_opts *o, const struct scal
 	free(cpus);
 }
 
-int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
+int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 		 const struct canary_config *cfg, const struct point *pts, size_t n)
 {
 	unsigned long long *lens = calloc(o->placement.ncpus ? o->placement.ncpus : 1, sizeof *lens);

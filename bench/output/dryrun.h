@@ -11,7 +11,7 @@
 
 #include "canary.h"
 #include "machine.h"
-#include "opts.h"
+#include "run_config.h"
 #include "plan_rules.h"
 #include "sweep.h"
 
@@ -19,7 +19,7 @@
  * Print the plan of pts[0..n) (sweep order) for machine m to out, the canaries (cfg) costed when
  * o has them on.  0, or 1 out of memory.
  */
-int dryrun_print(FILE *out, const struct machine *m, const struct run_opts *o,
+int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 		 const struct canary_config *cfg, const struct point *pts, size_t n);
 
 #endif

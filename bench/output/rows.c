@@ -150,7 +150,7 @@ bool rows_start(struct rows_out *w, const char *meta, const struct canary *c)
 	return c ? rows_canary(w, c, 0, false) : true;
 }
 
-struct point_slot *slots_new(const struct point *pts, size_t n, const struct run_opts *o)
+struct point_slot *slots_new(const struct point *pts, size_t n, const struct run_config *o)
 {
 	struct point_slot *slots = calloc(n ? n : 1, sizeof *slots);
 

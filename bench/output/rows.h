@@ -91,7 +91,7 @@ bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last);
  * n slots, each with the identity columns of its point of pts under o (csv_identity): the
  * sweep's part of every row, stamped once.  NULL when out of memory.
  */
-struct point_slot *slots_new(const struct point *pts, size_t n, const struct run_opts *o);
+struct point_slot *slots_new(const struct point *pts, size_t n, const struct run_config *o);
 
 void slots_free(struct point_slot *slots, size_t n);
 

@@ -37,7 +37,7 @@ static void join_list(const struct u64_list *l, char *buf, size_t len)
 }
 
 /* The diagnostics a run was bent with, comma-joined in a fixed order ("" for a normal run). */
-static const char *diagnostics(const struct run_opts *o)
+static const char *diagnostics(const struct run_config *o)
 {
 	static char text[64];
 
@@ -49,7 +49,7 @@ static const char *diagnostics(const struct run_opts *o)
 
 /* Every key of the run but the defaults of its settings, into m. */
 static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *mach,
-		     const struct run_opts *o, const struct outfiles *of, time_t now,
+		     const struct run_config *o, const struct outfiles *of, time_t now,
 		     double tsc_hz, const char *cycles_note)
 {
 	char buf[4096], stamp[32];
@@ -133,7 +133,8 @@ static const struct {
 	enum option_id opt;
 } setting_key[] = {
 	{ "fill_byte", OPT_fill }, { "prefill_byte", OPT_prefill }, { "pages", OPT_pages },
-	{ "placement", OPT_placement }, { "membind", OPT_membind }, { "rounds", OPT_rounds }, { "budget_s", OPT_budget }, { "repetitions", OPT_repetitions },
+	{ "placement", OPT_placement }, { "membind", OPT_membind }, { "rounds", OPT_rounds },
+	{ "budget_s", OPT_budget }, { "repetitions", OPT_repetitions },
 	{ "min_time_s", OPT_min_time }, { "tie_band", OPT_tie_band },
 	{ "quality_profile", OPT_profile }, { "quality_cpu_share_min", OPT_cpu_share_min },
 	{ "quality_cv_max", OPT_cv_max }, { "quality_batch_ns_min", OPT_batch_ns_min },
@@ -174,23 +175,23 @@ static const char *find_key(const char *text, const char *key, size_t *len)
  * profiles of the storebench that ran.
  */
 static void settings_defaults(FILE *m, const char *have, const struct cmdline *cl,
-			      const struct machine *mach, const struct run_opts *o,
+			      const struct machine *mach, const struct run_config *o,
 			      const struct outfiles *of, time_t now, double tsc_hz,
 			      const char *cycles_note)
 {
 	const char *const *given = cl->given;
 	size_t n = sizeof setting_key / sizeof setting_key[0];
-	struct run_opts d;
+	struct run_config d;
 
 	fputs("settings_keys=canary", m);
 	for (size_t i = 0; i < n; i++)
 		fprintf(m, ",%s", setting_key[i].key);
 	fputc('\n', m);
-	if (given[OPT_canary] && !opts_parse_without(cl, mach, OPT_canary, &d) &&
+	if (given[OPT_canary] && !run_config_parse_without(cl, mach, OPT_canary, &d) &&
 	    d.canary != o->canary)
 		fprintf(m, "default_canary=%s\n", d.canary ? "on" : "off");
 	if (given[OPT_canary])
-		opts_free(&d);
+		run_config_free(&d);
 	for (size_t i = 0; i < n; i++) {
 		char *text = NULL;
 		size_t len = 0, la = 0, lb = 0;
@@ -199,7 +200,7 @@ static void settings_defaults(FILE *m, const char *have, const struct cmdline *c
 
 		if (!given[setting_key[i].opt])
 			continue;
-		if (!opts_parse_without(cl, mach, setting_key[i].opt, &d) &&
+		if (!run_config_parse_without(cl, mach, setting_key[i].opt, &d) &&
 		    (t = open_memstream(&text, &len))) {
 			run_keys(t, cl, mach, &d, of, now, tsc_hz, cycles_note);
 			fclose(t);
@@ -209,12 +210,12 @@ static void settings_defaults(FILE *m, const char *have, const struct cmdline *c
 		if (a && b && (la != lb || strncmp(a, b, la)))
 			fprintf(m, "default_%.*s\n", (int)lb, b);
 		free(text);
-		opts_free(&d);
+		run_config_free(&d);
 	}
 }
 
 char *run_metadata(const struct cmdline *cl, const struct machine *mach,
-			  const struct run_opts *o, const struct outfiles *of, time_t now,
+			  const struct run_config *o, const struct outfiles *of, time_t now,
 			  double tsc_hz, const char *cycles_note)
 {
 	char *text = NULL, *keys = NULL;

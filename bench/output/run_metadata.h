@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "machine.h"
-#include "opts.h"
+#include "run_config.h"
 #include "outfiles.h"
 
 /*
@@ -19,8 +19,9 @@
  * and the JSON context say the same; NULL when out of memory.  tsc_hz and cycles_note are what
  * the run measured of its clocks before the first point.
  */
-char *run_metadata(const struct cmdline *cl, const struct machine *mach, const struct run_opts *o,
-		   const struct outfiles *of, time_t now, double tsc_hz, const char *cycles_note);
+char *run_metadata(const struct cmdline *cl, const struct machine *mach,
+		   const struct run_config *o, const struct outfiles *of, time_t now, double tsc_hz,
+		   const char *cycles_note);
 
 /* The metadata key of the setting option id sets, whose default a run records (settings_keys,
  * default_<key>); NULL for an option that is no such setting (the sweep's axes, files, flags). */

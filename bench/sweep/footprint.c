@@ -53,7 +53,7 @@ bool footprint_of(const struct point *pts, size_t n, enum page_policy pages, boo
 		const struct point *p = &pts[k];
 
 		if (p->threads > pl->ncpus)
-			continue; /* opts.c refuses these; never index past the placement */
+			continue; /* run_config.c refuses these; never index past the placement */
 		memcpy(old, lens, p->threads * sizeof *old);
 		if (!footprint_point_grows(p, lens))
 			continue;

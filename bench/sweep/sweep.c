@@ -40,14 +40,14 @@ static const char *const axis_option[AXIS_COUNT] = {
 #undef AXIS_OPTION
 };
 
-static void axis_lengths(const struct run_opts *o, size_t len[AXIS_COUNT])
+static void axis_lengths(const struct run_config *o, size_t len[AXIS_COUNT])
 {
 #define AXIS_LENGTH(id, option, length) len[AXIS_##id] = (length);
 	SWEEP_AXES(AXIS_LENGTH)
 #undef AXIS_LENGTH
 }
 
-bool sweep_combinations(const struct run_opts *o, size_t *n)
+bool sweep_combinations(const struct run_config *o, size_t *n)
 {
 	size_t len[AXIS_COUNT];
 
@@ -73,7 +73,7 @@ char *sweep_axis_options(char *buf, size_t len)
 
 /* One combination of the walk: an index into each axis of the options o. */
 struct combo {
-	const struct run_opts *o; /* whose axes are walked */
+	const struct run_config *o; /* whose axes are walked */
 	size_t at[AXIS_COUNT];    /* the value of each axis, as an index into its list */
 };
 
@@ -113,7 +113,7 @@ static const struct rw_ratio *combo_rw(const struct combo *c)
  */
 static void combo_point(const struct combo *c, struct point *p)
 {
-	const struct run_opts *o = c->o;
+	const struct run_config *o = c->o;
 	const struct ws_item *w = combo_ws(c);
 	uint64_t call = combo_call(c);
 	struct rw_split split;
@@ -216,7 +216,7 @@ static enum verdict chunk_within_region(const struct combo *c, const struct poin
 	return rw_check_chunk(p->mix.chunk_bytes, p->mix.region_bytes, err, errlen) ? REFUSE : KEEP;
 }
 
-static bool has_mode(const struct run_opts *o, enum rw_mode m)
+static bool has_mode(const struct run_config *o, enum rw_mode m)
 {
 	for (size_t i = 0; i < o->nrw_mode; i++)
 		if (o->rw_mode[i] == m)
@@ -327,7 +327,7 @@ static bool drop_repeats(struct point *pts, size_t *n)
 	return true;
 }
 
-struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
+struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split)
 {
 	size_t cap, used = 0, len[AXIS_COUNT], count[COUNTERS] = { 0 };
@@ -335,7 +335,7 @@ struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
 	struct point *pts;
 
 	*skipped = *skipped_rw = *rounded_split = 0;
-	/* sweep_scaled checked the whole sweep against SWEEP_MAX_COMBINATIONS */
+	/* sweep_threads checked the whole sweep against SWEEP_MAX_COMBINATIONS */
 	if (!sweep_combinations(o, &cap) || cap > SWEEP_MAX_COMBINATIONS) {
 		fprintf(stderr, "storebench run: the sweep has more than %d combinations of its "
 				"axes; use shorter lists\n", SWEEP_MAX_COMBINATIONS);

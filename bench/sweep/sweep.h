@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
+#include "run_config.h"
 #include "point.h"
 
 /*
@@ -20,7 +20,7 @@
 #define SWEEP_MAX_COMBINATIONS 1000000
 
 /* The product of o's axis lengths (every combination); false if it overflows size_t. */
-bool sweep_combinations(const struct run_opts *o, size_t *n);
+bool sweep_combinations(const struct run_config *o, size_t *n);
 
 /* The options of the axes in the order of the walk, "--threads, --ws, ... and --kernels". */
 char *sweep_axis_options(char *buf, size_t len);
@@ -36,7 +36,7 @@ char *sweep_axis_options(char *buf, size_t len);
  * measured once).  Returns NULL after one stderr line when the options cannot be measured (a
  * chunk larger than a region, split with one thread only).
  */
-struct point *sweep_points(const struct run_opts *o, size_t *n, size_t *skipped,
+struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split);
 
 #endif

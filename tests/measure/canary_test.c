@@ -12,7 +12,7 @@
 
 #include "canary.h"
 #include "canary_run.h"
-#include "sweep_scaled.h"
+#include "sweep_threads.h"
 #include "test_util.h"
 
 static void test_bytes(void)

@@ -2,7 +2,7 @@
  * csv_test.c — the one row builder (bench/output/csv.c): every column of a fully measured point
  * gets a value, in the header's order; what is not measured stays empty, never zero; a point's
  * identity columns say what its name says.  On a replayed 2-socket Genoa, through the options
- * parser and sweep_scaled() as `storebench run` builds its rows.  Plain C.
+ * parser and sweep_threads() as `storebench run` builds its rows.  Plain C.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -12,9 +12,9 @@
 #include "csv.h"
 #include "groups.h"
 #include "machine.h"
-#include "opts.h"
+#include "run_config.h"
 #include "quality.h"
-#include "sweep_scaled.h"
+#include "sweep_threads.h"
 #include "replay_genoa.h"
 #include "test_util.h"
 
@@ -65,7 +65,7 @@ static int header(char names[][8192])
 }
 
 /* p's row as csv_write_row gives it, split into fields; returns their count. */
-static int row_of(const struct point *p, const struct run_opts *o, const struct csv_measured *m,
+static int row_of(const struct point *p, const struct run_config *o, const struct csv_measured *m,
 		  char fields[][8192])
 {
 	char *identity = csv_identity(p, o), *text = NULL;
@@ -98,9 +98,9 @@ static struct point_stats full_stats(void)
 	};
 }
 
-/* The run's options and sweep for args (NULL-ended, kept alive while o is used); opts_free and
- * free(pts) after. */
-static struct point *sweep(const char *const *args, struct run_opts *o, size_t *n)
+/* The run's options and sweep for args (NULL-ended, kept alive while o is used); run_config_free
+ * and free(pts) after. */
+static struct point *sweep(const char *const *args, struct run_config *o, size_t *n)
 {
 	static char *argv[32] = { "run" };
 	size_t skipped, skipped_rw, rounded;
@@ -110,10 +110,10 @@ static struct point *sweep(const char *const *args, struct run_opts *o, size_t *
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	if (cmdline_read(argc, argv, &cl) || opts_parse(&cl, &genoa, o))
+	if (cmdline_read(argc, argv, &cl) || run_config_parse(&cl, &genoa, o))
 		CHECK(0, "options refused");
 	else
-		pts = sweep_scaled(o, n, &skipped, &skipped_rw, &rounded);
+		pts = sweep_threads(o, n, &skipped, &skipped_rw, &rounded);
 	cmdline_free(&cl);
 	return pts;
 }
@@ -125,7 +125,7 @@ static struct point *sweep(const char *const *args, struct run_opts *o, size_t *
 static void every_column_has_a_source(void)
 {
 	static char names[COL_COUNT + 1][8192], f[COL_COUNT + 1][8192];
-	struct run_opts o;
+	struct run_config o;
 	size_t n = 0;
 	struct point *pts = SWEEP(&o, &n, "--kernels=memset,avx2_t_u4", "--threads=2",
 				  "--rw=50", "--chunk=4096", "--call=256KiB");
@@ -176,7 +176,7 @@ static void every_column_has_a_source(void)
 	compare_free(&cmp);
 	groups_free(&g);
 	free(pts);
-	opts_free(&o);
+	run_config_free(&o);
 }
 
 /* One round, no counters, a failed check: those columns stay empty, the rest still say what the
@@ -184,7 +184,7 @@ static void every_column_has_a_source(void)
 static void unmeasured_stays_empty(void)
 {
 	static char f[COL_COUNT + 1][8192];
-	struct run_opts o;
+	struct run_config o;
 	size_t n = 0;
 	struct point *pts = SWEEP(&o, &n, "--kernels=memset", "--threads=2", "--rw=100,50",
 				  "--rw-mode=split", "--call=64KiB", "--chunk=4096");
@@ -225,7 +225,7 @@ static void unmeasured_stays_empty(void)
 	      "failed split point: verified %s, quality '%s', layout '%s', read kernel '%s'",
 	      f[COL_verified], f[COL_quality], f[COL_rw_layout], f[COL_read_kernel]);
 	free(pts);
-	opts_free(&o);
+	run_config_free(&o);
 }
 
 int main(int argc, char **argv)

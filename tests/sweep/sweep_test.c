@@ -1,15 +1,16 @@
 /*
  * sweep_test.c — the sweep's filter rules one by one, the counters each bumps, and the shape of
  * the points it keeps (store: call and working set; mix: chunk and region), through the options
- * parser and sweep_scaled() as `storebench run` calls them, on a replayed 2-socket Genoa.  Plain C.
+ * parser and sweep_threads() as `storebench run` calls them, on a replayed 2-socket Genoa.
+ * Plain C.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "machine.h"
-#include "opts.h"
+#include "run_config.h"
 #include "sweep.h"
-#include "sweep_scaled.h"
+#include "sweep_threads.h"
 #include "replay_genoa.h"
 #include "test_util.h"
 
@@ -26,19 +27,19 @@ static bool sweep(const char *const *args, struct swept *s)
 {
 	char *argv[32] = { "run" };
 	struct cmdline cl;
-	struct run_opts o;
+	struct run_config o;
 	int argc = 1;
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
 	memset(s, 0, sizeof *s);
-	if (cmdline_read(argc, argv, &cl) || opts_parse(&cl, &genoa, &o)) {
+	if (cmdline_read(argc, argv, &cl) || run_config_parse(&cl, &genoa, &o)) {
 		cmdline_free(&cl);
 		return false;
 	}
 	CHECK(sweep_combinations(&o, &s->combinations), "combinations overflow");
-	s->pts = sweep_scaled(&o, &s->n, &s->skipped, &s->skipped_rw, &s->rounded_split);
-	opts_free(&o);
+	s->pts = sweep_threads(&o, &s->n, &s->skipped, &s->skipped_rw, &s->rounded_split);
+	run_config_free(&o);
 	cmdline_free(&cl);
 	return true;
 }

@@ -1,9 +1,9 @@
 /*
- * sweep_scaled.c — one sweep per thread count, each with the sizes of its per-thread shares.
+ * sweep_threads.c — one sweep per thread count, each with the sizes of its per-thread shares.
  * Plain C.  A view of the options with one thread count and that count's size axes goes through
  * sweep_points(); points of all counts are joined in order, so names and filters work as before.
  */
-#include "sweep_scaled.h"
+#include "sweep_threads.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ enum level point_class(const struct point *p, const struct scaled_axes *a)
 	return level_inside(point_ws_bytes(p), &s);
 }
 
-const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads)
+const struct scaled_axes *axes_at(const struct run_config *o, unsigned threads)
 {
 	for (size_t i = 0; i < o->threads.n; i++)
 		if (o->at[i].threads == threads)
@@ -43,7 +43,7 @@ const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads)
 	return NULL;
 }
 
-struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
+struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split)
 {
 	struct point *all = NULL;
@@ -52,7 +52,7 @@ struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 	*skipped = *skipped_rw = *rounded_split = 0;
 	/* the whole sweep's size, every thread count's axes multiplied out, before any allocation */
 	for (size_t i = 0; i < o->threads.n; i++) {
-		struct run_opts view = *o;
+		struct run_config view = *o;
 		size_t m;
 
 		view.threads.n = 1;
@@ -70,7 +70,7 @@ struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
 		}
 	}
 	for (size_t i = 0; i < o->threads.n; i++) {
-		struct run_opts view = *o;
+		struct run_config view = *o;
 		unsigned long long count = o->threads.v[i];
 		size_t m, s, srw, rs;
 		struct point *pts, *grown;

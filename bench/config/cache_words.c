@@ -1,9 +1,9 @@
 /*
- * scaled.c — cache words at a thread count (per-thread shares, the DRAM rule) and the CPUs, nodes
- * and per-domain thread counts a point's rows report.  Plain C, no ISA.  Shares come from
+ * cache_words.c — cache words at a thread count (per-thread shares, the DRAM rule) and the
+ * CPUs, nodes and per-domain thread counts a point's rows report.  Plain C, no ISA.  Shares come from
  * shares.c; this file only decides which share each word means and how DRAM scales with them.
  */
-#include "scaled.h"
+#include "cache_words.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,20 +1,20 @@
 /*
- * sweep_scaled.h — the sweep at every thread count with that count's sizes, and the cache each
+ * sweep_threads.h — the sweep at every thread count with that count's sizes, and the cache each
  * point's working set lives in (levels.h).  Plain C.  sweep.c enumerates one size set; this file
  * runs it once per thread count (threads stay the outer axis), so cache words mean shares.
  */
-#ifndef STOREBENCH_SWEEP_SCALED_H
-#define STOREBENCH_SWEEP_SCALED_H
+#ifndef STOREBENCH_SWEEP_THREADS_H
+#define STOREBENCH_SWEEP_THREADS_H
 
 #include <stddef.h>
 
 #include "canary.h"
 #include "levels.h"
-#include "opts.h"
+#include "run_config.h"
 #include "sweep.h"
 
 /* sweep_points() over o->at[], concatenated in o->threads order; the counts are summed. */
-struct point *sweep_scaled(const struct run_opts *o, size_t *n, size_t *skipped,
+struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipped,
 			   size_t *skipped_rw, size_t *rounded_split);
 
 /* A thread's shares of each cache level at a's thread count (levels.h). */
@@ -30,6 +30,6 @@ enum level point_class(const struct point *p, const struct scaled_axes *a);
 enum canary_regime canary_regime_of(enum level l);
 
 /* The axes of the thread count threads (one of o->threads). */
-const struct scaled_axes *axes_at(const struct run_opts *o, unsigned threads);
+const struct scaled_axes *axes_at(const struct run_config *o, unsigned threads);
 
 #endif

@@ -1,9 +1,9 @@
 /*
- * opts.c — what each `storebench run` option means: the strings options.c collected (command
- * line over preset over default) become a struct run_opts.  Plain C.  Every error is one line
+ * run_config.c — what each `storebench run` option means: the strings options.c collected (command
+ * line over preset over default) become a struct run_config.  Plain C.  Every error is one line
  * naming the option, the value given and what is accepted, then exit status 2.
  */
-#include "opts.h"
+#include "run_config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -182,7 +182,7 @@ static int parse_ws(const char *spec, struct scaled_axes *a)
 	return ws_dedup(a);
 }
 
-static int parse_membind(const char *s, struct run_opts *o)
+static int parse_membind(const char *s, struct run_config *o)
 {
 	const char *num = !strncmp(s, "node:", 5) ? s + 5 : s;
 	char *end;
@@ -209,7 +209,7 @@ static int parse_membind(const char *s, struct run_opts *o)
 	return 0;
 }
 
-static int parse_pages(const char *s, struct run_opts *o)
+static int parse_pages(const char *s, struct run_config *o)
 {
 	for (int p = PAGES_4K; p <= PAGES_HUGETLB; p++)
 		if (!strcmp(s, page_policy_name[p])) {
@@ -318,7 +318,7 @@ static int parse_chunk(const char *spec, struct scaled_axes *a)
 }
 
 /* --rw, --rw-mode, --rw-layout. */
-static int parse_rw(struct run_opts *o, const struct cpu_info *cpu)
+static int parse_rw(struct run_config *o, const struct cpu_info *cpu)
 {
 	int modes[2], layouts[2];
 	char err[256];
@@ -359,7 +359,7 @@ static int parse_seed(const char *s, unsigned long long *seed)
 
 /* Fill, prefill, repetitions, rounds, budget, tie band, seed, min time, slowdown, output names:
  * single values. */
-static int parse_scalars(const char *const *v, struct run_opts *o)
+static int parse_scalars(const char *const *v, struct run_config *o)
 {
 	double num;
 
@@ -418,7 +418,7 @@ static int parse_scalars(const char *const *v, struct run_opts *o)
 }
 
 /* --profile (default from CPUID's hypervisor bit), then each threshold given over its default. */
-static int parse_quality(const char *const *v, const struct cpu_info *cpu, struct run_opts *o)
+static int parse_quality(const char *const *v, const struct cpu_info *cpu, struct run_config *o)
 {
 	struct quality_limits *l = &o->quality;
 	const struct {
@@ -451,7 +451,7 @@ static int parse_quality(const char *const *v, const struct cpu_info *cpu, struc
 }
 
 /* --placement, then --threads against the CPUs it allows, --membind and --pages. */
-static int parse_where(const char *const *v, struct run_opts *o)
+static int parse_where(const char *const *v, struct run_config *o)
 {
 	struct size_word all;
 	struct list_grammar g = { .words = &all, .nwords = 1, .min = 1, .max = ~0ull };
@@ -481,7 +481,8 @@ static int parse_where(const char *const *v, struct run_opts *o)
  * are also checked for the words' meaning at 1 thread (the whole caches), so an expression that
  * is wrong everywhere is reported without a thread count.
  */
-static int parse_axes(const struct run_opts *o, const struct cpu_info *cpu, struct scaled_axes *a)
+static int parse_axes(const struct run_config *o, const struct cpu_info *cpu,
+		      struct scaled_axes *a)
 {
 	char err[512];
 	uint64_t cold;
@@ -515,7 +516,7 @@ static void axes_free(struct scaled_axes *a)
 }
 
 /* The sizes at 1 thread (metadata, and errors that hold at every count), then at each count. */
-static int parse_all_axes(struct run_opts *o, const struct cpu_info *cpu)
+static int parse_all_axes(struct run_config *o, const struct cpu_info *cpu)
 {
 	struct scaled_axes one = { .threads = 1 };
 	int rc = parse_axes(o, cpu, &one);
@@ -544,7 +545,7 @@ static int parse_all_axes(struct run_opts *o, const struct cpu_info *cpu)
 }
 
 /* The options of the values given on the command line (NULL where absent). */
-static int parse_given(const char *const *given, const struct machine *m, struct run_opts *o)
+static int parse_given(const char *const *given, const struct machine *m, struct run_config *o)
 {
 	const char *v[OPT_COUNT];
 	const struct cpu_info *cpu = &m->cpu;
@@ -592,8 +593,8 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 	return parse_all_axes(o, cpu);
 }
 
-int opts_parse_without(const struct cmdline *cl, const struct machine *m, enum option_id skip,
-		       struct run_opts *o)
+int run_config_parse_without(const struct cmdline *cl, const struct machine *m,
+			     enum option_id skip, struct run_config *o)
 {
 	const char *given[OPT_COUNT];
 
@@ -603,12 +604,12 @@ int opts_parse_without(const struct cmdline *cl, const struct machine *m, enum o
 	return parse_given(given, m, o);
 }
 
-int opts_parse(const struct cmdline *cl, const struct machine *m, struct run_opts *o)
+int run_config_parse(const struct cmdline *cl, const struct machine *m, struct run_config *o)
 {
-	return opts_parse_without(cl, m, OPT_COUNT, o);
+	return run_config_parse_without(cl, m, OPT_COUNT, o);
 }
 
-void opts_free(struct run_opts *o)
+void run_config_free(struct run_config *o)
 {
 	free(o->sel.k);
 	free(o->sel.skipped);

@@ -1,11 +1,11 @@
 /*
- * scaled.h — the size axes of a run at each of its thread counts, from per-thread cache shares.
- * Plain C, no ISA.  At t threads L1d, L2, L3 and LLC in a size expression mean one thread's share
+ * cache_words.h — the size axes of a run at each of its thread counts, from per-thread cache
+ * shares.  Plain C, no ISA.  At t threads L1d, L2, L3 and LLC in a size expression mean one thread's share
  * of that cache (instance size / threads placed in it) and DRAM a per-thread size well beyond the
  * caches those t threads share, so one preset scales from a 2-vCPU VM to a 2-socket server.
  */
-#ifndef STOREBENCH_SCALED_H
-#define STOREBENCH_SCALED_H
+#ifndef STOREBENCH_CACHE_WORDS_H
+#define STOREBENCH_CACHE_WORDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,7 +28,8 @@ bool scaled_words(const struct topology *t, const struct cpu_info *cpu, const st
 		  unsigned threads, struct thread_set *ts, struct size_word words[SW_COUNT],
 		  char *err, size_t errlen);
 
-/* The CPUs of ts as a cpulist ("0-3,8") and its NUMA nodes ("0,2") into buf; false if too short. */
+/* The CPUs of ts as a cpulist ("0-3,8") and its NUMA nodes ("0,2") into buf; false if too
+ * short. */
 bool scaled_cpus(const struct thread_set *ts, char *buf, size_t len);
 bool scaled_nodes(const struct topology *t, const struct thread_set *ts, char *buf, size_t len);
 

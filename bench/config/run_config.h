@@ -1,10 +1,10 @@
 /*
- * opts.h — the options of `storebench run`, after presets and cache-relative sizes are resolved.
- * Plain C.  Everything a sweep needs is decided here, before any file is created or byte
+ * run_config.h — the options of `storebench run`, after presets and cache-relative sizes are
+ * resolved.  Plain C.  Everything a sweep needs is decided here, before any file is created or byte
  * allocated, so bad input can always exit 2 with nothing left behind.
  */
-#ifndef STOREBENCH_OPTS_H
-#define STOREBENCH_OPTS_H
+#ifndef STOREBENCH_RUN_CONFIG_H
+#define STOREBENCH_RUN_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,7 +20,7 @@
 #include "plan.h"
 #include "quality.h"
 #include "rw.h"
-#include "scaled.h"
+#include "cache_words.h"
 #include "select.h"
 #include "sizes.h"
 
@@ -29,7 +29,8 @@ struct ws_item {
 	unsigned long long bytes; /* WS_SEQ/WS_RANDOM only; cold derives its size from the LLC */
 };
 
-/* The size axes at one thread count: cache words are that count's per-thread shares (scaled.h). */
+/* The size axes at one thread count: cache words are that count's per-thread shares
+ * (cache_words.h). */
 struct scaled_axes {
 	unsigned threads;
 	struct thread_set ts;		/* where they run: the placement's first threads CPUs */
@@ -41,7 +42,7 @@ struct scaled_axes {
 	unsigned long long cold_bytes;	/* cold's region: 4 x this count's LLC share */
 };
 
-struct run_opts {
+struct run_config {
 	const char *preset;
 	const char *kernels_spec;
 	const char *call_spec, *ws_spec, *threads_spec, *misalign_spec;
@@ -95,18 +96,18 @@ struct run_opts {
  * keep m and cl alive while o is used).  Returns 0 on success, 2 after one stderr line on bad
  * input.
  */
-int opts_parse(const struct cmdline *cl, const struct machine *m, struct run_opts *o);
+int run_config_parse(const struct cmdline *cl, const struct machine *m, struct run_config *o);
 
 /*
  * The options cl would give without its option skip, the rest as given: what that option's
  * setting is by default in this run (the preset's or the option's default, or derived from the
- * rest; skip OPT_COUNT: none, as opts_parse).  Returns opts_parse's codes; o is opts_free'd
- * like any other.
+ * rest; skip OPT_COUNT: none, as run_config_parse).  Returns run_config_parse's codes; o is
+ * run_config_free'd like any other.
  */
-int opts_parse_without(const struct cmdline *cl, const struct machine *m, enum option_id skip,
-		       struct run_opts *o);
+int run_config_parse_without(const struct cmdline *cl, const struct machine *m,
+			     enum option_id skip, struct run_config *o);
 
-/* Release what opts_parse allocated. */
-void opts_free(struct run_opts *o);
+/* Release what run_config_parse allocated. */
+void run_config_free(struct run_config *o);
 
 #endif
