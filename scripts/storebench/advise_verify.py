@@ -35,14 +35,16 @@ def sizes_between(lo, hi, count):
 def plan(changes, smallest, largest, levels=(), per_class=2, controls=2):
     """Size classes to verify: [(name, kind, [sizes], tag)].  Each region a tunable moves
     ((tag, lo, hi) in changes) is cut at the cache levels inside it ((name, bytes) in levels,
-    per-thread shares) into 'changed' classes; 'control' classes lie below and above all of
-    them, where no tunable changes anything."""
+    per-thread shares, as the binary plans them) into 'changed' classes, each named by the first
+    level whose share holds it ('beyond L3' past the last); 'control' classes lie below and
+    above all of them, where no tunable changes anything."""
     classes = []
     for tag, lo, hi in changes:
         hi = min(hi, largest)
         cuts = [lo] + [b for _, b in levels if lo < b < hi] + [hi]
         for a, b in zip(cuts, cuts[1:]):
-            level = next((n for n, size in levels if b <= size), "DRAM")
+            level = next((n for n, size in levels if b <= size),
+                         "beyond " + levels[-1][0] if levels else "sizes unknown")
             classes.append(("%s %s..%s (%s)" % (tag, fmt_bytes(a), fmt_bytes(b), level),
                             "changed", sizes_between(a, b, per_class), tag))
     lows = [lo for _, lo, _ in changes]

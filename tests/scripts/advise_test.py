@@ -170,7 +170,7 @@ def test_verify():
     plan = av.plan([("t", 2048, 1 << 30)], 256, 64 << 20, [("L1d", 32768), ("L2", 1 << 20)])
     check([(c[0], c[1]) for c in plan] == [("t 2 KiB..32 KiB (L1d)", "changed"),
                                            ("t 32 KiB..1 MiB (L2)", "changed"),
-                                           ("t 1 MiB..64 MiB (DRAM)", "changed"),
+                                           ("t 1 MiB..64 MiB (beyond L2)", "changed"),
                                            ("control below 2 KiB", "control")],
           "a region is cut at the cache levels, controls outside it (%s)" % plan)
     check(all(a < s < b for c, (a, b) in zip(plan, ((2048, 32768), (32768, 1 << 20),
