@@ -38,6 +38,8 @@ from testlib import Checker
 SRC, STOREBENCH, PART = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 SCRIPTS = os.path.join(SRC, "scripts")
 FIXTURE = os.path.join(SRC, "tests", "fixtures", "zen5-2cpu-levels.csv")
+# the same sweep by a storebench from before the point, quality and ws_class columns
+OLD_FIXTURE = os.path.join(SRC, "tests", "fixtures", "zen5-2cpu-sweep.csv")
 TINY = ["--kernels", "memset,sse2_nt_u4", "--threads", "1", "--repetitions", "1",
         "--min-time", "0.001"]
 check = Checker()
@@ -219,6 +221,14 @@ def part_escape(tmp):
     r = tool("trend", "--point", "t@l1d", machine, cwd=tmp)
     check(r.returncode == 0 and "run 2026-12-01 left out" in r.stderr,
           "trend with one malformed night: exit %d %r" % (r.returncode, r.stderr[-300:]))
+    # a history of nights from before ws_class only: one line saying so, not an empty plot
+    old = os.path.join(tmp, "old-machine")
+    for day in ("2026-11-29", "2026-11-30"):
+        os.makedirs(os.path.join(old, day))
+        shutil.copy(OLD_FIXTURE, os.path.join(old, day, "nightly.csv"))
+        with open(os.path.join(old, day, "gate.json"), "w") as f:
+            f.write("{}\n")
+    one_line_exit2(tool("trend", old, cwd=tmp), "no size classes", "trend over old nights")
     elsewhere = os.path.join(tmp, "elsewhere", "2026-11-30")
     os.makedirs(elsewhere)
     shutil.copy(FIXTURE, os.path.join(elsewhere, "nightly.csv"))
