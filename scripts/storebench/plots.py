@@ -307,6 +307,9 @@ def threads(run, rows, R, notes, args):
         return
     keys = run.axes(CONFIG, rows)
     info = kernel_info(rows)
+    if not classes.has_classes(run) and not (args.ws_cache and args.ws_dram):
+        notes.append("threads: %s; the in-cache plot shows the smallest working set and the "
+                     "DRAM one the largest (--ws-cache, --ws-dram choose)" % classes.NO_CLASSES)
     for key, grows in group_rows(run, rows, keys) if keys else [((), rows)]:
         cache, dram = pick_ws(run, grows, args)
         for where, ws in (("cache", cache), ("dram", dram)):

@@ -341,6 +341,10 @@ def part_classes(tmp):
     check(classes.size_class(reader.load(old), reader.load(old).rows[0]) is None and
           "no size classes" in tool("table", "--section", "winners", old).stdout,
           "a CSV from before ws_class has no classes, and the winners table says why")
+    r = tool("plot", old, "-o", os.path.join(tmp, "old-thr"), "--only", "threads")
+    check(r.returncode == 0 and "no size classes" in r.stdout + r.stderr,
+          "the thread plots of a CSV without classes say which sizes they show instead: %s"
+          % (r.stdout + r.stderr)[-300:])
     check(quality.quality_of({"quality": "ok", "cpu_share_min": "0.1"}) == (),
           "the quality column decides over cpu_share_min")
     check(quality.quality_of({"quality": "cv;drift"}) == ("cv", "drift"), "reasons not split")
