@@ -69,6 +69,7 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 	const struct point_stats *st = r->m ? r->m->stats : NULL;
 	const struct compare_point *cp = r->m && r->m->cmp ? &r->m->cmp->pt[r->m->i] : NULL;
 	bool mix = p && p->kind == POINT_MIX;
+	enum level cls;
 	char quality[QUALITY_TEXT_MAX];
 
 	if (cp && !cp->rank)
@@ -102,8 +103,8 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 			put(f, "%u", a->ts.cache[TOPO_L3].threads_max);
 		break;
 	case COL_ws_class:
-		if (a && point_class(p, a) != LEVEL_BETWEEN)
-			put(f, "%s", level_name[point_class(p, a)]);
+		if (a && (cls = point_class(p, a)) != LEVEL_BETWEEN)
+			put(f, "%s", level_name[cls]);
 		break;
 	case COL_membind: put(f, "%s", o->membind_name); break;
 	case COL_pages: put(f, "%s", page_policy_name[o->pages]); break;
