@@ -129,3 +129,63 @@ void placement_free(struct placement *pl)
 	pl->cpu = pl->node = NULL;
 	pl->ncpus = 0;
 }
+
+const char *const near_name[NEAR_COUNT] = {
+	[NEAR_L3] = "same L3", [NEAR_PACKAGE] = "another L3 of the package",
+	[NEAR_SOCKET] = "another package", [NEAR_ANY] = "nearest free core",
+};
+
+/* Whether pu stands in relation where to the first writer w. */
+static bool related(const struct topo_pu *pu, const struct topo_pu *w, enum near where)
+{
+	bool same_l3 = pu->cache[TOPO_L3] >= 0 && pu->cache[TOPO_L3] == w->cache[TOPO_L3];
+
+	switch (where) {
+	case NEAR_L3: return pu->package == w->package && same_l3;
+	case NEAR_PACKAGE: return pu->package == w->package && !same_l3;
+	case NEAR_SOCKET: return pu->package != w->package;
+	default: return true;
+	}
+}
+
+/* Whether a writer runs on pu's core. */
+static bool writers_core(const struct topology *t, const struct topo_pu *pu, const int *cpus,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct topo_pu *w = cpus[i] < 0 ? NULL : topology_pu(t, (unsigned)cpus[i]);
+
+		if (w && w->package == pu->package && w->core == pu->core)
+			return true;
+	}
+	return false;
+}
+
+int placement_near(const struct topology *t, const int *cpus, size_t n, enum near where)
+{
+	const struct topo_pu *w = n && cpus[0] >= 0 ? topology_pu(t, (unsigned)cpus[0]) : NULL;
+	const struct topo_pu *best = NULL;
+
+	if (!w)
+		return -1;
+	if (where == NEAR_ANY) {
+		for (int r = NEAR_L3; r < NEAR_ANY; r++) {
+			int cpu = placement_near(t, cpus, n, (enum near)r);
+
+			if (cpu >= 0)
+				return cpu;
+		}
+		return -1;
+	}
+	/* the least (SMT rank, compact position): a core's first PU wins over any sibling */
+	for (size_t i = 0; i < t->npus; i++) {
+		const struct topo_pu *pu = &t->pu[i];
+
+		if (!pu->allowed || !related(pu, w, where) || writers_core(t, pu, cpus, n))
+			continue;
+		if (!best || pu->smt < best->smt ||
+		    (pu->smt == best->smt && pu->compact < best->compact))
+			best = pu;
+	}
+	return best ? (int)best->os : -1;
+}

@@ -32,4 +32,24 @@ bool placement_build(const char *spec, struct placement *pl, char *err, size_t e
 
 void placement_free(struct placement *pl);
 
+/* Where a helper thread beside the writers goes (a victim, a pointer chase), from the first
+ * writer's point of view. */
+enum near {
+	NEAR_L3,      /* another core of the first writer's L3 domain */
+	NEAR_PACKAGE, /* a core of another L3 domain of the first writer's package */
+	NEAR_SOCKET,  /* a core of another package */
+	NEAR_ANY,     /* the first of those three that has a free core */
+	NEAR_COUNT
+};
+
+extern const char *const near_name[NEAR_COUNT];
+
+/*
+ * The CPU a helper thread of relation where to the writers cpus[0, n) runs on: an allowed PU of a
+ * core no writer runs on (sharing a core would share its L1d and L2 as well), the first such in
+ * compact order, a core's first PU before its SMT siblings.  -1 when the machine has none: one
+ * L3 domain per package has no NEAR_PACKAGE, one package no NEAR_SOCKET.
+ */
+int placement_near(const struct topology *t, const int *cpus, size_t n, enum near where);
+
 #endif

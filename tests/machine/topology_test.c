@@ -204,6 +204,67 @@ static void check_orders(const struct topology *t)
 	placement_free(&compact);
 }
 
+/* pu's relation to w holds: the helper CPU of placement_near for where (-1 when none is asked). */
+static void expect_near(const struct topology *t, const struct placement *pl, size_t writers,
+			enum near where, bool exists)
+{
+	int cpu = placement_near(t, pl->cpu, writers, where);
+	const struct topo_pu *pu = cpu >= 0 ? topology_pu(t, (unsigned)cpu) : NULL;
+	const struct topo_pu *w = topology_pu(t, (unsigned)pl->cpu[0]);
+
+	CHECK((cpu >= 0) == exists, "%s, %zu writers: %s is %d, want %s", t->source, writers,
+	      near_name[where], cpu, exists ? "a CPU" : "none");
+	if (!pu || !w)
+		return;
+	for (size_t i = 0; i < writers; i++) {
+		const struct topo_pu *x = topology_pu(t, (unsigned)pl->cpu[i]);
+
+		CHECK(x->package != pu->package || x->core != pu->core,
+		      "%s: %s CPU %d shares a core with writer CPU %d", t->source, near_name[where],
+		      cpu, pl->cpu[i]);
+	}
+	CHECK(pu->smt == 0, "%s: %s CPU %d is an SMT sibling, not a core's first PU", t->source,
+	      near_name[where], cpu);
+	if (where == NEAR_L3)
+		CHECK(pu->cache[TOPO_L3] == w->cache[TOPO_L3], "%s: CPU %d not in the writer's L3",
+		      t->source, cpu);
+	if (where == NEAR_PACKAGE)
+		CHECK(pu->package == w->package && pu->cache[TOPO_L3] != w->cache[TOPO_L3],
+		      "%s: CPU %d not in another L3 of the writer's package", t->source, cpu);
+	if (where == NEAR_SOCKET)
+		CHECK(pu->package != w->package, "%s: CPU %d on the writer's package", t->source, cpu);
+}
+
+/*
+ * Helpers beside the writers (victims, chases): one writer has a free core in its L3, in another
+ * L3 of its package where the package has several, on the other package; writers filling their
+ * L3 leave none there, and the nearest free core is then the next L3's (or package's).
+ */
+static void check_near(const struct topology *t, const struct expect *e)
+{
+	struct placement pl;
+	char err[256];
+	unsigned per_l3 = e->cores / e->l3s;
+	bool l3s_per_package = e->l3s > e->packages;
+
+	CHECK(placement_order(t, "compact", &pl, err, sizeof err), "compact: %s", err);
+	expect_near(t, &pl, 1, NEAR_L3, per_l3 > 1);
+	expect_near(t, &pl, 1, NEAR_PACKAGE, l3s_per_package);
+	expect_near(t, &pl, 1, NEAR_SOCKET, e->packages > 1);
+	expect_near(t, &pl, 1, NEAR_ANY, true);
+	CHECK(placement_near(t, pl.cpu, 1, NEAR_ANY) == placement_near(t, pl.cpu, 1, NEAR_L3),
+	      "%s: the nearest free core of one writer is in its L3", t->source);
+	/* compact's first per_l3 CPUs are every core of the first L3 */
+	expect_near(t, &pl, per_l3, NEAR_L3, false);
+	expect_near(t, &pl, per_l3, NEAR_PACKAGE, l3s_per_package);
+	expect_near(t, &pl, per_l3, NEAR_ANY, true);
+	CHECK(placement_near(t, pl.cpu, per_l3, NEAR_ANY) ==
+		      placement_near(t, pl.cpu, per_l3, l3s_per_package ? NEAR_PACKAGE : NEAR_SOCKET),
+	      "%s: a full L3's nearest free core is %s", t->source,
+	      l3s_per_package ? "in the package" : "on the other package");
+	placement_free(&pl);
+}
+
 static void check_fixture(const char *dir, const struct expect *e)
 {
 	char path[512], err[256];
@@ -244,6 +305,7 @@ static void check_fixture(const char *dir, const struct expect *e)
 	expect_l3(t, "compact", per_l3, 1, e->nodes > e->l3s ? e->nodes / e->l3s : 1,
 		  e->l3_bytes / per_l3, e->l3_bytes / per_l3);
 	expect_memory(t, "spread", e->pus, e->memory_bytes);
+	check_near(t, e);
 	topology_free(t);
 }
 
