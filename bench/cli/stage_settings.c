@@ -11,6 +11,7 @@ struct measure_settings measure_settings_of(const struct run_config *o)
 	return (struct measure_settings){
 		.min_time = o->min_time, .repetitions = rounds_repetitions(o->repetitions, o->rounds),
 		.quality = o->quality, .pages = o->pages, .bind = o->bind, .load = o->load,
+		.llc_bytes = o->llc_bytes,
 		.fill = o->fill, .prefill = o->prefill, .stall_ms = o->stall_ms,
 		.skew_us = o->skew_us, .slowdown = o->slowdown_pct / 100.0,
 		.slowed = o->slowed_spec ? o->slowed.k : NULL,

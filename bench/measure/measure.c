@@ -273,7 +273,8 @@ bool measure_env_init(struct measure_env *env)
 {
 	env->plans = calloc(env->pool->nthreads, sizeof *env->plans);
 	env->work = calloc(env->pool->nthreads, sizeof *env->work);
-	return env->plans && env->work;
+	env->helper = calloc(1, sizeof *env->helper);
+	return env->plans && env->work && env->helper;
 }
 
 void measure_env_free(struct measure_env *env)
@@ -282,8 +283,12 @@ void measure_env_free(struct measure_env *env)
 		plan_cache_free(&env->plans[i]);
 	free(env->plans);
 	free(env->work);
+	if (env->helper)
+		victim_helper_stop(*env->helper);
+	free(env->helper);
 	env->plans = NULL;
 	env->work = NULL;
+	env->helper = NULL;
 }
 
 /*
@@ -506,6 +511,8 @@ static void stats_of(const struct run_state *rs, bool measured, struct point_sta
 		.read_gbps = NAN, .write_gbps = NAN, .ns_per_call = NAN, .ticks_per_call = NAN,
 		.ticks_per_line = NAN, .cycles_per_call = NAN, .cpu_share_min = NAN,
 		.batch_ns = NAN, .start_skew_share = NAN,
+		.victim = { .trials = -1, .idle_ns = NAN, .loaded_ns = NAN, .slowdown = NAN,
+			    .lo = NAN, .hi = NAN, .write_gbps = NAN },
 	};
 	if (!measured)
 		return;
@@ -619,6 +626,18 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	return judge(&env->s->quality, rs, false);
 }
 
+/* One round of p's victim or chase probe, its writers' stores being task's (victim.h). */
+static int probe(const struct measure_env *env, const struct point *p, const struct pool_task *task,
+		 struct point_history *hist, struct victim_result *out)
+{
+	struct victim_run run = {
+		.pool = env->pool, .task = task, .v = &p->victim, .load = env->s->load->fn,
+		.llc_bytes = env->s->llc_bytes, .seed = 0xc4a5e5eedull,
+	};
+
+	return victim_probe(env->helper, &run, hist, out);
+}
+
 /* Whether --inject-slowdown bends k's points: every kernel's, or those it names. */
 static bool slowed(const struct measure_settings *s, const struct kernel *k)
 {
@@ -640,6 +659,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		.late_ns = (uint64_t)(env->s->skew_us * 1e3), .work = env->work,
 	};
 	struct run_state rs;
+	struct victim_result victim;
 	unsigned q;
 	bool ok = true, oom = false;
 
@@ -709,7 +729,15 @@ int measure_point(const struct measure_env *env, const struct point *p,
 			    (judge(&env->s->quality, &rs, interval) & ~(interval ? spread : 0u));
 		}
 	}
+	if (ok && !oom && p->victim.mode != VICTIM_NONE) {
+		int v = probe(env, p, &task, rs.hist, &victim);
+
+		oom = v < 0;
+		ok = v == 0;
+	}
 	stats_of(&rs, ok && rs.have[C_GBPS], &res->stats);
+	if (ok && p->victim.mode != VICTIM_NONE)
+		res->stats.victim = victim;
 	res->quality = q;
 	free(rs.cpu_ns);
 	free(rs.wall_ns);

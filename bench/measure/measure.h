@@ -13,6 +13,7 @@
 #include "point_history.h"
 #include "pool.h"
 #include "quality.h"
+#include "victim.h"
 
 /* The counter id of total GB/s in a point's history: its samples and intervals are of it. */
 #define MEASURE_COUNTER_GBPS 0
@@ -27,7 +28,8 @@ struct measure_settings {
 	struct quality_limits quality;  /* the limits the flags judge by (quality.h) */
 	enum page_policy pages;         /* --pages of the buffers */
 	struct membind bind;            /* --membind of the buffers */
-	const struct load_kernel *load; /* the read kernel of mix points */
+	const struct load_kernel *load; /* the read kernel of mix points, victims and warming */
+	uint64_t llc_bytes;             /* one thread's LLC: a larger chase buffer is not warmed */
 	unsigned fill, prefill;         /* --fill: byte stored; --prefill: byte the buffers start at */
 	double stall_ms;                /* --inject-stall: the first point's calibrations stall */
 	double skew_us;                 /* --inject-skew: a batch's last thread starts this late */
@@ -45,9 +47,11 @@ struct measure_env {
 	int round;           /* the run's round being measured: labels the point's sample */
 	struct plan_cache *plans; /* one per pool thread: its plan, kept from point to point */
 	struct pool_work *work;   /* one per pool thread: its part of the point being measured */
+	struct victim_helper **helper; /* the victims' and chases' thread, kept from point to point */
 };
 
-/* env->plans and env->work for every thread of env->pool; false when out of memory. */
+/* env->plans, env->work for every thread of env->pool and env->helper; false when out of
+ * memory. */
 bool measure_env_init(struct measure_env *env);
 
 void measure_env_free(struct measure_env *env);
@@ -74,6 +78,7 @@ struct point_stats {
 	double cpu_share_min;     /* least CPU time / wall time of any thread */
 	double batch_ns;          /* median timed batch (makespan) */
 	double start_skew_share;  /* median share of a batch between first and last start */
+	struct victim_result victim; /* the victim's or chase's probe; trials -1 without one */
 };
 
 /* What a measured point says: its numbers, and what they may be bent by. */
@@ -91,9 +96,10 @@ struct point_result {
  * its say.  From the second round on, cv, outlier and shared_cpu in res->quality are
  * judged over all rounds' repetitions, replacing earlier rounds' (cv and outlier dropped once
  * the samples give an interval, which carries that spread; shared_cpu then judged by the median
- * repetition's CPU share).  Returns 0 when measured and verified, 1 on a failed verification
- * (stats.verified false, rates NAN: an error is not a number), -1 when buffers or memory cannot
- * be had.
+ * repetition's CPU share).  A point with a victim then runs its probe (victim.h), whose trials
+ * gather over the rounds as the repetitions do.  Returns 0 when measured and verified, 1 on a
+ * failed verification of the writers' or the victim's bytes (stats.verified false, rates NAN: an
+ * error is not a number), -1 when buffers or memory cannot be had.
  */
 int measure_point(const struct measure_env *env, const struct point *p,
 		  struct point_history **hist, struct point_result *res);

@@ -25,7 +25,10 @@ uint64_t point_region_bytes(const struct point *p)
 
 double point_weight(const struct point *p)
 {
-	return 1 + (double)point_ws_bytes(p) * p->threads / (32 << 20);
+	double victim = p->victim.mode == VICTIM_NONE ? 0 : VICTIM_PAIRS;
+
+	/* a probe's loaded trials each store the working set once more (a chase's, a window) */
+	return 1 + (double)point_ws_bytes(p) * p->threads / (32 << 20) * (1 + victim);
 }
 
 struct shown_sizes point_shown(const struct point *p)
@@ -45,7 +48,7 @@ const char *point_rw_text(const struct point *p, char *buf, size_t len)
 void point_name(struct point *p)
 {
 	struct shown_sizes s = point_shown(p);
-	char ws[48], mis[32] = "", mix[48] = "", pct[16];
+	char ws[48], mis[32] = "", mix[48] = "", pct[16], vic[48] = "";
 
 	if (s.mode == WS_CALL)
 		snprintf(ws, sizeof ws, "%llu", (unsigned long long)s.ws);
@@ -58,6 +61,10 @@ void point_name(struct point *p)
 		snprintf(mix, sizeof mix, "/mode:%s", rw_mode_name(p->mix.mode));
 	else if (p->kind == POINT_MIX && p->mix.layout != RW_LAYOUT_spread)
 		snprintf(mix, sizeof mix, "/layout:%s", rw_layout_name(p->mix.layout));
-	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:%s%s%s", p->k->name,
-		 (unsigned long long)s.call, ws, p->threads, point_rw_text(p, pct, sizeof pct), mix, mis);
+	if (p->victim.mode != VICTIM_NONE)
+		snprintf(vic, sizeof vic, "/victim:%s:%llu", victim_mode_name[p->victim.mode],
+			 (unsigned long long)p->victim.bytes);
+	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:%s%s%s%s", p->k->name,
+		 (unsigned long long)s.call, ws, p->threads, point_rw_text(p, pct, sizeof pct), mix, mis,
+		 vic);
 }

@@ -13,6 +13,7 @@
 #include "kernels.h"
 #include "plan.h"
 #include "rw.h"
+#include "victim.h"
 
 enum point_kind {
 	POINT_STORE, /* rw 100: the store kernel alone, calls cycling through a working set */
@@ -44,6 +45,7 @@ struct point {
 		struct store_shape store; /* POINT_STORE */
 		struct mix_shape mix;     /* POINT_MIX */
 	};
+	struct victim_spec victim; /* what runs beside the writers (store points only) */
 	char name[192];          /* the Google Benchmark name, written by point_name() */
 };
 
@@ -55,12 +57,13 @@ uint64_t point_ws_bytes(const struct point *p);
 /* Bytes one thread's buffer needs for p (those bytes plus the misalignment). */
 uint64_t point_region_bytes(const struct point *p);
 
-/* Relative cost of p for the ETA: a fixed part plus the bytes prefilled and verified. */
+/* Relative cost of p for the ETA: a fixed part plus the bytes prefilled, verified and, with a
+ * victim, stored by its probe. */
 double point_weight(const struct point *p);
 
 /*
  * Write p->name, <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>: the ws mode, rw mode and layout
- * and misalignment appear only when not the default, so names stay stable.  A mix point names its
+ * misalignment and victim appear only when not the default, so names stay stable.  A mix point names its
  * chunk as the call and its region as a seq working set.
  */
 void point_name(struct point *p);

@@ -25,6 +25,7 @@ void point_history_free(struct point_history *h)
 		free(h->sample);
 		free(h->sample_round);
 		free(h->sample_skew);
+		free(h->trial);
 	}
 	free(h);
 }
@@ -50,6 +51,28 @@ bool point_history_add(struct point_history *h, const struct gbs_counter *c, siz
 	for (size_t i = 0; i < n; i++)
 		if (c[i].id < (unsigned)h->width)
 			row[c[i].id] = c[i].value;
+	return true;
+}
+
+bool point_history_add_trial(struct point_history *h, double idle, double loaded, double gbps)
+{
+	double *row;
+
+	if (h->ntrial == h->trial_cap) {
+		int cap = h->trial_cap ? 2 * h->trial_cap : 16;
+		double *t = realloc(h->trial, (size_t)cap * TRIAL_WIDTH * sizeof *t);
+
+		if (!t) {
+			h->failed = true;
+			return false;
+		}
+		h->trial = t;
+		h->trial_cap = cap;
+	}
+	row = h->trial + (size_t)h->ntrial++ * TRIAL_WIDTH;
+	row[0] = idle;
+	row[1] = loaded;
+	row[2] = gbps;
 	return true;
 }
 

@@ -33,10 +33,17 @@ struct point_history {
 	double *sample_skew; /* each round's median start skew share, NAN where not measured */
 	int nsample;       /* samples stored */
 	int sample_cap;    /* samples allocated */
+	/* the paired trials of the point's victim or chase (victim.h), over every round */
+	double *trial;     /* ntrial rows of TRIAL_WIDTH: idle ns, loaded ns, writers' GB/s */
+	int ntrial;        /* trials stored */
+	int trial_cap;     /* trials allocated */
 	/* what the first round learned, so later rounds skip the search (measure.c) */
 	uint64_t passes;     /* plan passes per timed batch, as calibrated; 0 until then */
 	int64_t iterations;  /* Google Benchmark iterations per repetition it settled on */
 };
+
+/* Values per trial row: the idle and loaded times and the writers' GB/s (NAN: not measured). */
+#define TRIAL_WIDTH 3
 
 /* An empty history of rows of width counters; NULL when out of memory. */
 struct point_history *point_history_new(int width);
@@ -63,6 +70,9 @@ double point_history_skew(const struct point_history *h, bool median);
  * out (room for h->nrep values) and returns how many.
  */
 int point_history_samples(const struct point_history *h, int k, double *out);
+
+/* One paired trial; false (and h->failed) when out of memory. */
+bool point_history_add_trial(struct point_history *h, double idle, double loaded, double gbps);
 
 /* Counter k's value in repetition i, NAN when that repetition did not report it. */
 double point_history_value(const struct point_history *h, int i, int k);

@@ -1,0 +1,403 @@
+/*
+ * victim.c — the victim and chase probes of a point: a helper thread, paired trials, medians.
+ * Plain C, pthreads.  A trial's timed part runs on one CPU (the helper's, or the first writer's for
+ * own), so no clock is compared across CPUs; each pair is an idle and a loaded trial back to back,
+ * in alternating order, so host drift over a round moves both halves of a pair alike.
+ */
+#define _GNU_SOURCE
+#include "victim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffer.h"
+#include "chase.h"
+#include "stats.h"
+#include "tsc.h"
+
+const char *const victim_mode_name[VICTIM_MODES] = {
+	[VICTIM_NONE] = "none", [VICTIM_OWN] = "own", [VICTIM_SHARED] = "shared",
+	[VICTIM_REMOTE] = "remote", [VICTIM_SOCKET] = "socket", [VICTIM_CHASE] = "chase",
+};
+
+/* The helper's jobs. */
+enum job { JOB_NONE, JOB_LAY, JOB_WARM, JOB_READ, JOB_CHASE, JOB_CHECK, JOB_QUIT };
+
+/* What the buffer holds, so a point that needs the same is not laid out again. */
+enum laid { LAID_NOTHING, LAID_VICTIM, LAID_CYCLE };
+
+struct victim_helper {
+	pthread_t tid;
+	bool thread;            /* false for own: the jobs run on the caller, the first writer */
+	int cpu, node;          /* where it runs and first touches its buffer */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	enum job job;           /* the job asked for, JOB_NONE once done (under mu) */
+	/* the job's parameters, set before it is asked for */
+	uint64_t bytes;         /* LAY, WARM, READ, CHECK: the span of the buffer */
+	enum laid want;         /* LAY: victim bytes or a chase cycle */
+	enum page_policy pages; /* LAY: a grown buffer's page size */
+	struct membind bind;    /* LAY: and NUMA binding */
+	uint64_t seed;          /* LAY: the cycle */
+	load_fn load;           /* WARM, READ */
+	/* the buffer and what it holds */
+	struct buffer buf;
+	enum laid laid;
+	uint64_t laid_bytes;
+	void *at;               /* CHASE: where the chase stands; kept from trial to trial */
+	/* a chase runs until told to stop, and says when it has begun */
+	_Alignas(64) atomic_bool running;
+	_Alignas(64) atomic_bool stop;
+	/* results */
+	uint64_t ns;            /* READ, CHASE: the timed span */
+	uint64_t loads;         /* CHASE: dependent loads in it */
+	bool ok;                /* LAY: the buffer could be had; CHECK: every byte intact */
+	char err[200];          /* LAY: why not */
+};
+
+/* Keeps the load kernel's result, so no compiler can drop the loads. */
+static volatile uint64_t sink;
+
+static void lay(struct victim_helper *h)
+{
+	h->ok = true;
+	if (h->buf.len < h->bytes) {
+		buffer_free(&h->buf);
+		h->laid = LAID_NOTHING;
+		h->ok = buffer_alloc(&h->buf, h->bytes, h->pages, h->bind, h->node, h->err,
+				     sizeof h->err);
+		if (!h->ok)
+			return;
+	}
+	if (h->laid == h->want && h->laid_bytes == h->bytes)
+		return;
+	/* first touched here, on the helper's own CPU: its node's memory for "local" */
+	if (h->want == LAID_VICTIM)
+		memset(h->buf.region, VICTIM_BYTE, h->bytes);
+	else
+		chase_build(h->buf.region, h->bytes, h->seed);
+	h->laid = h->want;
+	h->laid_bytes = h->bytes;
+	h->at = h->buf.region;
+}
+
+static void chase(struct victim_helper *h)
+{
+	uint64_t t0, loads = 0;
+	void *at = h->at;
+
+	atomic_store_explicit(&h->running, true, memory_order_release);
+	t0 = mono_ns();
+	/* 64 links between looks at the flag: the look costs nothing next to 64 dependent loads */
+	while (!atomic_load_explicit(&h->stop, memory_order_acquire)) {
+		at = chase_walk(at, 64);
+		loads += 64;
+	}
+	h->ns = mono_ns() - t0;
+	h->loads = loads;
+	h->at = at;
+}
+
+static void check(struct victim_helper *h)
+{
+	const unsigned char *p = (const unsigned char *)h->buf.region;
+
+	h->ok = true;
+	for (uint64_t i = 0; i < h->bytes && h->ok; i++)
+		h->ok = p[i] == VICTIM_BYTE;
+}
+
+static void run_job(struct victim_helper *h, enum job job)
+{
+	uint64_t t0;
+
+	switch (job) {
+	case JOB_LAY:
+		lay(h);
+		break;
+	case JOB_WARM:
+		/* twice: the second pass finds what the first one's own misses evicted */
+		sink = h->load(h->buf.region, h->bytes);
+		sink = h->load(h->buf.region, h->bytes);
+		break;
+	case JOB_READ:
+		t0 = mono_ns();
+		sink = h->load(h->buf.region, h->bytes);
+		h->ns = mono_ns() - t0;
+		break;
+	case JOB_CHASE:
+		chase(h);
+		break;
+	case JOB_CHECK:
+		check(h);
+		break;
+	default:
+		break;
+	}
+}
+
+static void *helper_main(void *arg)
+{
+	struct victim_helper *h = arg;
+
+	pthread_mutex_lock(&h->mu);
+	for (;;) {
+		enum job job;
+
+		while (h->job == JOB_NONE)
+			pthread_cond_wait(&h->cv, &h->mu);
+		job = h->job;
+		if (job == JOB_QUIT)
+			break;
+		pthread_mutex_unlock(&h->mu);
+		run_job(h, job);
+		pthread_mutex_lock(&h->mu);
+		h->job = JOB_NONE;
+		pthread_cond_broadcast(&h->cv);
+	}
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+/* Hand job to the helper (or run it here, for own) and, unless it is a chase, wait for it. */
+static void ask(struct victim_helper *h, enum job job)
+{
+	if (!h->thread) {
+		run_job(h, job);
+		return;
+	}
+	if (job == JOB_CHASE) {
+		atomic_store(&h->stop, false);
+		atomic_store(&h->running, false);
+	}
+	pthread_mutex_lock(&h->mu);
+	h->job = job;
+	pthread_cond_broadcast(&h->cv);
+	while (job != JOB_CHASE && h->job != JOB_NONE)
+		pthread_cond_wait(&h->cv, &h->mu);
+	pthread_mutex_unlock(&h->mu);
+	/* the window starts once the chase does: the helper was woken, not spinning */
+	while (job == JOB_CHASE && !atomic_load_explicit(&h->running, memory_order_acquire))
+		_mm_pause();
+}
+
+/* End a running chase and wait until its times are in. */
+static void end_chase(struct victim_helper *h)
+{
+	atomic_store_explicit(&h->stop, true, memory_order_release);
+	pthread_mutex_lock(&h->mu);
+	while (h->job != JOB_NONE)
+		pthread_cond_wait(&h->cv, &h->mu);
+	pthread_mutex_unlock(&h->mu);
+}
+
+void victim_helper_stop(struct victim_helper *h)
+{
+	if (!h)
+		return;
+	if (h->thread) {
+		pthread_mutex_lock(&h->mu);
+		h->job = JOB_QUIT;
+		pthread_cond_broadcast(&h->cv);
+		pthread_mutex_unlock(&h->mu);
+		pthread_join(h->tid, NULL);
+	}
+	pthread_mutex_destroy(&h->mu);
+	pthread_cond_destroy(&h->cv);
+	buffer_free(&h->buf);
+	free(h);
+}
+
+/* A helper for v: the one there is when it runs where v asks, else a new one pinned there. */
+static struct victim_helper *helper_for(struct victim_helper **hp, const struct victim_spec *v)
+{
+	bool thread = v->mode != VICTIM_OWN;
+	struct victim_helper *h = *hp;
+	pthread_attr_t attr;
+	cpu_set_t *set;
+	size_t size;
+	int rc;
+
+	if (h && h->thread == thread && h->cpu == v->cpu)
+		return h;
+	victim_helper_stop(h);
+	*hp = h = calloc(1, sizeof *h);
+	if (!h) {
+		fprintf(stderr, "storebench run: out of memory for the victim\n");
+		return NULL;
+	}
+	h->thread = thread;
+	h->cpu = v->cpu;
+	h->node = v->node;
+	pthread_mutex_init(&h->mu, NULL);
+	pthread_cond_init(&h->cv, NULL);
+	if (!thread)
+		return h;
+	set = CPU_ALLOC((size_t)v->cpu + 1);
+	size = CPU_ALLOC_SIZE((size_t)v->cpu + 1);
+	pthread_attr_init(&attr);
+	rc = ENOMEM;
+	if (set) {
+		CPU_ZERO_S(size, set);
+		CPU_SET_S((size_t)v->cpu, size, set);
+		rc = pthread_attr_setaffinity_np(&attr, size, set);
+	}
+	if (!rc)
+		rc = pthread_create(&h->tid, &attr, helper_main, h);
+	pthread_attr_destroy(&attr);
+	CPU_FREE(set);
+	if (rc) {
+		fprintf(stderr, "storebench run: cannot start the %s thread on CPU %d: %s\n",
+			victim_mode_name[v->mode], v->cpu, strerror(rc));
+		h->thread = false;
+		victim_helper_stop(h);
+		*hp = NULL;
+		return NULL;
+	}
+	return h;
+}
+
+/* Bytes the writers store in one pass of their plans. */
+static uint64_t pass_bytes(const struct pool_task *task)
+{
+	uint64_t b = 0;
+
+	for (unsigned i = 0; i < task->active; i++)
+		b += task->work[i].plan->write_bytes;
+	return b;
+}
+
+/* One victim trial: warm the victim, the writers' pass (loaded) or nothing, the timed re-read. */
+static double victim_trial(struct victim_helper *h, const struct victim_run *r, bool loaded)
+{
+	ask(h, JOB_WARM);
+	if (loaded)
+		pool_batch(r->pool, r->task, 1);
+	ask(h, JOB_READ);
+	return (double)h->ns / ((double)r->v->bytes / CHASE_NODE_BYTES);
+}
+
+/*
+ * One chase trial: the chase runs while the writers run passes passes (loaded), or for as long
+ * alone (idle, window_ns); ns per dependent load, and the writers' GB/s into *gbps.
+ */
+static double chase_trial(struct victim_helper *h, const struct victim_run *r, bool loaded,
+			  uint64_t passes, uint64_t window_ns, double *gbps)
+{
+	if (r->v->bytes <= r->llc_bytes)
+		ask(h, JOB_WARM);
+	ask(h, JOB_CHASE);
+	if (loaded) {
+		struct batch_time bt = pool_batch(r->pool, r->task, passes);
+
+		*gbps = bt.ns ? (double)(pass_bytes(r->task) * passes) / (double)bt.ns : NAN;
+	} else {
+		uint64_t until = mono_ns() + window_ns;
+
+		while (mono_ns() < until)
+			_mm_pause();
+	}
+	end_chase(h);
+	return h->loads ? (double)h->ns / (double)h->loads : NAN;
+}
+
+/* *out from every trial of h. */
+static void summarize(const struct point_history *h, bool chase, struct victim_result *out)
+{
+	size_t n = (size_t)h->ntrial;
+	double *x = malloc((n ? n : 1) * 4 * sizeof *x), *idle, *loaded, *ratio, *gbps;
+
+	*out = (struct victim_result){ .trials = h->ntrial, .chase = chase, .idle_ns = NAN,
+				       .loaded_ns = NAN, .slowdown = NAN, .lo = NAN, .hi = NAN,
+				       .write_gbps = NAN };
+	if (!x || !n) {
+		free(x);
+		return;
+	}
+	idle = x;
+	loaded = x + n;
+	ratio = x + 2 * n;
+	gbps = x + 3 * n;
+	for (size_t i = 0; i < n; i++) {
+		const double *t = h->trial + i * TRIAL_WIDTH;
+
+		idle[i] = t[0];
+		loaded[i] = t[1];
+		ratio[i] = t[1] / t[0];
+		gbps[i] = t[2];
+	}
+	out->idle_ns = stats_median(idle, n);
+	out->loaded_ns = stats_median(loaded, n);
+	if (!stats_median_ci(ratio, n, MEDIAN_CI_LEVEL, &out->slowdown, &out->lo, &out->hi))
+		out->lo = out->hi = NAN;
+	if (chase)
+		out->write_gbps = stats_median(gbps, n);
+	free(x);
+}
+
+int victim_probe(struct victim_helper **helper, const struct victim_run *r,
+		 struct point_history *hist, struct victim_result *out)
+{
+	const struct victim_spec *v = r->v;
+	bool chase = v->mode == VICTIM_CHASE;
+	struct victim_helper *h = helper_for(helper, v);
+	uint64_t passes = 1, window_ns = 0;
+
+	*out = (struct victim_result){ .chase = chase, .idle_ns = NAN, .loaded_ns = NAN,
+				       .slowdown = NAN, .lo = NAN, .hi = NAN, .write_gbps = NAN };
+	if (!h)
+		return -1;
+	h->bytes = v->bytes;
+	h->want = chase ? LAID_CYCLE : LAID_VICTIM;
+	h->pages = r->task->pages;
+	h->bind = r->task->bind;
+	h->seed = r->seed;
+	h->load = r->load;
+	ask(h, JOB_LAY);
+	if (!h->ok) {
+		fprintf(stderr, "storebench run: the %s buffer on CPU %d: %s\n",
+			victim_mode_name[v->mode], v->cpu, h->err);
+		return -1;
+	}
+	if (chase) {
+		/* one pass timed alone says how many make the window */
+		uint64_t pass_ns = pool_batch(r->pool, r->task, 1).ns;
+
+		passes = pass_ns && pass_ns < CHASE_WINDOW_NS ? CHASE_WINDOW_NS / pass_ns : 1;
+		window_ns = passes * (pass_ns ? pass_ns : 1);
+	}
+	for (int i = 0; i < VICTIM_PAIRS; i++) {
+		double t[2], gbps = NAN;
+
+		/* idle first in even pairs, loaded first in odd ones */
+		for (int k = 0; k < 2; k++) {
+			bool loaded = (k == 0) == (i % 2 == 1);
+			double g = NAN;
+
+			t[loaded] = chase ? chase_trial(h, r, loaded, passes, window_ns, &g)
+					  : victim_trial(h, r, loaded);
+			if (loaded)
+				gbps = g;
+		}
+		if (!point_history_add_trial(hist, t[0], t[1], gbps)) {
+			fprintf(stderr, "storebench run: out of memory for the victim's trials\n");
+			return -1;
+		}
+	}
+	if (!chase) {
+		ask(h, JOB_CHECK);
+		if (!h->ok) {
+			fprintf(stderr, "storebench run: the %s victim's bytes changed: a store reached "
+					"them\n", victim_mode_name[v->mode]);
+			return 1;
+		}
+	}
+	summarize(hist, chase, out);
+	return 0;
+}
