@@ -173,6 +173,7 @@ struct sweep_notes {
 	size_t skipped;       /* combinations whose call exceeds an explicit working set */
 	size_t skipped_rw;    /* read/write combinations that cannot be (sweep.h) */
 	size_t rounded_split; /* split points whose ratio whole threads rounded */
+	size_t skipped_victim; /* victims without a free core of their kind, or beside a mix */
 };
 
 /*
@@ -212,7 +213,8 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 		o->repetitions = 0;
 	if (gbflag_given(cl->gb, cl->ngb, "benchmark_min_time"))
 		o->min_time = 0;
-	mem->pts = sweep_threads(o, &mem->npts, &n->skipped, &n->skipped_rw, &n->rounded_split);
+	mem->pts = sweep_threads(o, &mem->npts, &n->skipped, &n->skipped_rw, &n->rounded_split,
+				 &n->skipped_victim);
 	if (!mem->pts)
 		return 2;
 	if (!mem->npts) {
@@ -265,6 +267,11 @@ static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
 	if (n->skipped)
 		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
 				"exceeds the working set\n", n->skipped);
+	if (n->skipped_victim)
+		fprintf(stderr, "storebench run: note: %zu victim combinations skipped (a victim stands "
+				"beside store points only, on a core no writer uses: shared needs one "
+				"in the writer's L3, remote another L3 of its package, socket another "
+				"package)\n", n->skipped_victim);
 	if (n->rounded_split)
 		fprintf(stderr, "storebench run: note: %zu split points measure the ratio whole threads "
 				"give (writers / threads), not the one asked; rw_ratio says which\n",

@@ -38,8 +38,9 @@ static const struct command_option command_options[] = {
 /*
  * Text as roff: backslashes escaped, every hyphen of a word that starts with one (an option:
  * --min-time, -h) is a minus sign, so the rendered page shows what to type and a search for it
- * finds it (a plain hyphen renders as U+2010); all of them when literal (names, values).  A line
- * never starts with a control character, and "\n" in the table's text (a new paragraph) is brk.
+ * finds it (a plain hyphen renders as U+2010); all of them when literal (names, values), where a
+ * long list may also break after a comma.  A line never starts with a control character, and
+ * "\n" in the table's text (a new paragraph) is brk.
  */
 static void roff_text(FILE *out, const char *text, const char *brk, bool literal)
 {
@@ -58,6 +59,8 @@ static void roff_text(FILE *out, const char *text, const char *brk, bool literal
 			fputs("\\-", out);
 		else if (*p == '\n')
 			fprintf(out, "\n%s\n", brk);
+		else if (*p == ',' && literal)
+			fputs(",\\:", out); /* a list may break after its commas, never inside a name */
 		else
 			fputc(*p, out);
 	}

@@ -182,6 +182,84 @@ static int parse_ws(const char *spec, struct scaled_axes *a)
 	return ws_dedup(a);
 }
 
+/* "none,own:L2/2,chase:LLC/2..4LLC:x8": a mode, and for all but none the sizes after it. */
+static int parse_victim(const char *spec, struct scaled_axes *a)
+{
+	static const char want[] = "want none or MODE:SIZE with MODE own, shared, remote, socket or "
+				   "chase, e.g. own:L2/2,chase:4LLC";
+	const char *item = spec;
+	unsigned long long *key = NULL;
+	size_t cap = 0, *keep = NULL, n;
+	int rc = 0;
+
+	a->nvictim = 0;
+	if (!*spec)
+		return fail("--victim '': an empty list; %s", want);
+	for (bool more = true; more && !rc; item += strcspn(item, ",") + 1) {
+		size_t len = strcspn(item, ","), m = 0, plen;
+		struct u64_list sizes = { 0 };
+		char *text = NULL;
+
+		more = item[len] != '\0';
+		if (len == 4 && !strncmp(item, "none", 4)) {
+			sizes = (struct u64_list){ .n = 1, .cap = 1, .v = calloc(1, sizeof *sizes.v) };
+			rc = sizes.v ? 0 : fail("--victim: out of memory");
+		} else {
+			for (m = VICTIM_OWN; m < VICTIM_MODES; m++) {
+				plen = strlen(victim_mode_name[m]);
+				if (len > plen && !strncmp(item, victim_mode_name[m], plen) &&
+				    item[plen] == ':')
+					break;
+			}
+			if (m == VICTIM_MODES)
+				return fail("--victim '%s': '%.*s' %s; %s", spec, (int)len, item,
+					    len ? "is no victim" : "is empty", want);
+			text = strndup(item + plen + 1, len - plen - 1);
+			rc = !text ? fail("--victim: out of memory")
+			     : !parse_sizes("--victim", text, a, &sizes) ? 2 : 0;
+		}
+		for (size_t i = 0; !rc && i < sizes.n; i++) {
+			struct victim_item it = { (enum victim_mode)m, sizes.v[i] / 64 * 64 };
+			struct victim_item *grown;
+
+			if (m != VICTIM_NONE && !it.bytes)
+				rc = fail("--victim '%s': %s of %llu bytes is less than one 64-byte line",
+					  spec, victim_mode_name[m], sizes.v[i]);
+			else if (a->nvictim >= LIST_MAX_VALUES)
+				rc = fail("--victim '%s': the list expands to more than %d values",
+					  spec, LIST_MAX_VALUES);
+			if (rc)
+				break;
+			if (a->nvictim == cap) {
+				cap = cap ? 2 * cap : 8;
+				grown = realloc(a->victim, cap * sizeof *grown);
+				if (!grown) {
+					rc = fail("--victim: out of memory");
+					break;
+				}
+				a->victim = grown;
+			}
+			a->victim[a->nvictim++] = it;
+		}
+		free(text);
+		u64_list_free(&sizes);
+	}
+	/* duplicates dropped, the first kept (bytes <= SIZE_LIMIT leaves 3 key bits) */
+	key = malloc((a->nvictim + 1) * sizeof *key);
+	keep = malloc((a->nvictim + 1) * sizeof *keep);
+	for (size_t i = 0; !rc && key && i < a->nvictim; i++)
+		key[i] = a->victim[i].bytes << 3 | (unsigned)a->victim[i].mode;
+	if (!rc && (!key || !keep || !first_occurrences(key, a->nvictim, keep, &n)))
+		rc = fail("--victim: out of memory");
+	for (size_t i = 0; !rc && i < n; i++)
+		a->victim[i] = a->victim[keep[i]];
+	if (!rc)
+		a->nvictim = n;
+	free(key);
+	free(keep);
+	return rc;
+}
+
 static int parse_membind(const char *s, struct run_config *o)
 {
 	const char *num = !strncmp(s, "node:", 5) ? s + 5 : s;
@@ -498,6 +576,9 @@ static int parse_axes(const struct run_config *o, const struct cpu_info *cpu,
 	rc = parse_chunk(o->chunk_spec, a);
 	if (rc)
 		return rc;
+	rc = parse_victim(o->victim_spec, a);
+	if (rc)
+		return rc;
 	/* cold cycles through 4 x LLC (an LLC of 64 MiB when unknown), at least 4 x call */
 	if (!mul_u64_within(4, a->words[SW_LLC].value ? a->words[SW_LLC].value : 64ull << 20,
 			    SIZE_LIMIT, &cold))
@@ -512,6 +593,7 @@ static void axes_free(struct scaled_axes *a)
 	u64_list_free(&a->call);
 	u64_list_free(&a->chunk);
 	free(a->ws);
+	free(a->victim);
 	memset(a, 0, sizeof *a);
 }
 
@@ -529,6 +611,8 @@ static int parse_all_axes(struct run_config *o, const struct cpu_info *cpu)
 	o->ws = one.ws;
 	o->nws = one.nws;
 	o->chunk = one.chunk;
+	o->victim = one.victim;
+	o->nvictim = one.nvictim;
 	o->cold_bytes = one.cold_bytes;
 	o->l2_bytes = one.words[SW_L2].value;
 	o->llc_bytes = one.words[SW_LLC].value;
@@ -568,6 +652,7 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 	o->rw_mode_spec = v[OPT_rw_mode];
 	o->rw_layout_spec = v[OPT_rw_layout];
 	o->chunk_spec = v[OPT_chunk];
+	o->victim_spec = v[OPT_victim];
 	rc = parse_scalars(v, o);
 	if (rc)
 		return rc;
@@ -616,6 +701,7 @@ void run_config_free(struct run_config *o)
 	free(o->slowed.k);
 	free(o->slowed.skipped);
 	free(o->ws);
+	free(o->victim);
 	for (size_t i = 0; o->at && i < o->threads.n; i++)
 		axes_free(&o->at[i]);
 	free(o->at);

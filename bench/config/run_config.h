@@ -23,10 +23,17 @@
 #include "cache_words.h"
 #include "select.h"
 #include "sizes.h"
+#include "victim.h"
 
 struct ws_item {
 	enum ws_mode mode;
 	unsigned long long bytes; /* WS_SEQ/WS_RANDOM only; cold derives its size from the LLC */
+};
+
+/* One element of --victim: who is measured beside the writers, over how many bytes. */
+struct victim_item {
+	enum victim_mode mode;
+	unsigned long long bytes; /* whole 64-byte lines; 0 for none */
 };
 
 /* The size axes at one thread count: cache words are that count's per-thread shares
@@ -40,13 +47,15 @@ struct scaled_axes {
 	size_t nws;
 	struct u64_list chunk;		/* --chunk likewise */
 	unsigned long long cold_bytes;	/* cold's region: 4 x this count's LLC share */
+	struct victim_item *victim;	/* --victim likewise, nvictim of them */
+	size_t nvictim;
 };
 
 struct run_config {
 	const char *preset;
 	const char *kernels_spec;
 	const char *call_spec, *ws_spec, *threads_spec, *misalign_spec;
-	const char *rw_spec, *rw_mode_spec, *rw_layout_spec, *chunk_spec;
+	const char *rw_spec, *rw_mode_spec, *rw_layout_spec, *chunk_spec, *victim_spec;
 	struct selection sel;
 	struct u64_list call;        /* bytes per kernel call */
 	size_t nws;
@@ -60,6 +69,8 @@ struct run_config {
 	enum rw_layout rw_layout[2]; /* an axis of interleave points */
 	size_t nrw_layout;
 	struct u64_list chunk;       /* bytes per read or write call below rw 100 */
+	struct victim_item *victim;  /* an axis of store points: what runs beside the writers */
+	size_t nvictim;
 	const struct load_kernel *load; /* the one read kernel of the run */
 	struct placement placement;
 	struct membind bind;

@@ -60,6 +60,14 @@ static void pair_field(char *f, const struct pair *p, int which)
 		number(f, "%.4f", which == 0 ? p->ratio : which == 1 ? p->lo : p->hi);
 }
 
+/* One of a probe's five columns (which: idle ns, loaded ns, slowdown, its ci low, ci high). */
+static void probe_field(char *f, const struct victim_result *v, int which)
+{
+	const double x[] = { v->idle_ns, v->loaded_ns, v->slowdown, v->lo, v->hi };
+
+	number(f, which < 2 ? "%.4g" : "%.4f", x[which]);
+}
+
 /* Column c's value into f (FIELD_MAX bytes, "" on entry): the one place each column is made. */
 static void column(enum csv_col c, const struct row_source *r, char *f)
 {
@@ -118,6 +126,15 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 			put(f, "%s", rw_layout_name(mix ? p->mix.layout : o->rw_layout[0]));
 		break;
 	case COL_read_kernel: put(f, "%s", mix ? o->load->name : ""); break;
+	case COL_victim: put(f, "%s", victim_mode_name[p->victim.mode]); break;
+	case COL_victim_bytes:
+		if (p->victim.mode != VICTIM_NONE)
+			put(f, "%llu", (unsigned long long)p->victim.bytes);
+		break;
+	case COL_victim_cpu:
+		if (p->victim.mode != VICTIM_NONE)
+			put(f, "%d", p->victim.cpu);
+		break;
 	case COL_repetitions: put(f, "%d", st->repetitions); break;
 	case COL_iterations:
 		if (st->iterations >= 0)
@@ -174,6 +191,27 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 		if (cp && cp->memset.verdict != VERDICT_NONE)
 			put(f, "%s", r->m->cmp->pts[cp->memset.other].name);
 		break;
+	case COL_victim_trials:
+		if (st->victim.trials >= 0)
+			put(f, "%d", st->victim.trials);
+		break;
+	case COL_victim_ns_per_line_idle:
+	case COL_victim_ns_per_line:
+	case COL_victim_slowdown:
+	case COL_victim_slowdown_ci_low:
+	case COL_victim_slowdown_ci_high:
+		if (st->victim.trials >= 0 && !st->victim.chase)
+			probe_field(f, &st->victim, (int)(c - COL_victim_ns_per_line_idle));
+		break;
+	case COL_chase_ns_idle:
+	case COL_chase_ns_median:
+	case COL_chase_slowdown:
+	case COL_chase_slowdown_ci_low:
+	case COL_chase_slowdown_ci_high:
+		if (st->victim.trials >= 0 && st->victim.chase)
+			probe_field(f, &st->victim, (int)(c - COL_chase_ns_idle));
+		break;
+	case COL_chase_write_gbps: number(f, "%.6g", st->victim.write_gbps); break;
 	case COL_remeasured: put(f, "%d", r->m->remeasured); break;
 	case COL_quality:
 		if (!r->m->failed)
@@ -189,6 +227,9 @@ _Static_assert(COL_vs_next_verdict - COL_vs_next_ratio == 3 &&
 	       COL_vs_memset_verdict - COL_vs_memset_ratio == 3 &&
 	       COL_vs_memset_ci_low - COL_vs_memset_ratio == 1,
 	       "pair_field reads a pair's four columns in the .def's order");
+_Static_assert(COL_victim_slowdown_ci_high - COL_victim_ns_per_line_idle == 4 &&
+	       COL_chase_slowdown_ci_high - COL_chase_ns_idle == 4,
+	       "probe_field reads a probe's five columns in the .def's order");
 
 static void field(FILE *out, const char *s)
 {

@@ -50,6 +50,10 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
 	double s = later ? DRYRUN_ROUND_FIXED_MS / 1e3 + reps * rep + DRYRUN_ROUND_PASSES * pass :
 			   DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
 
+	if (p->victim.mode == VICTIM_CHASE)
+		s += VICTIM_PAIRS * 2 * (pass > CHASE_WINDOW_NS / 1e9 ? pass : CHASE_WINDOW_NS / 1e9);
+	else if (p->victim.mode != VICTIM_NONE)
+		s += VICTIM_PAIRS * (pass + 6 * (double)p->victim.bytes / (DRYRUN_GBPS_L3 * 1e9));
 	if (grows) {
 		double rate = p->threads * DRYRUN_FAULT_MBPS * 1e6;
 
@@ -182,6 +186,21 @@ static void print_threads(FILE *out, const struct run_config *o, const struct sc
 	free(cpus);
 }
 
+/* Where a point's victim runs: its CPU, node, and L3 and package against the first writer's. */
+static void print_victim(FILE *out, const struct run_config *o, const struct point *p)
+{
+	const struct topo_pu *v = topology_pu(o->topo, (unsigned)p->victim.cpu);
+	const struct topo_pu *w = topology_pu(o->topo, (unsigned)o->placement.cpu[0]);
+
+	fprintf(out, " victim=%s victim_bytes=%llu victim_cpu=%d victim_node=%d",
+		victim_mode_name[p->victim.mode], (unsigned long long)p->victim.bytes,
+		p->victim.cpu, p->victim.node);
+	if (v && w)
+		fprintf(out, " victim_l3=%s victim_package=%s",
+			v->cache[TOPO_L3] == w->cache[TOPO_L3] ? "same" : "other",
+			v->package == w->package ? "same" : "other");
+}
+
 int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 		 const struct canary_config *cfg, const struct point *pts, size_t n)
 {
@@ -215,10 +234,13 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 			in_group = 0;
 		}
 		human_bytes(region, h1, sizeof h1);
-		fprintf(out, "  point=%s ws_bytes=%llu total_bytes=%llu regime=%s class=%s est_s=%.3f"
-			     "  # %s per thread\n", p->name, (unsigned long long)point_ws_bytes(p),
+		fprintf(out, "  point=%s ws_bytes=%llu total_bytes=%llu regime=%s class=%s est_s=%.3f",
+			p->name, (unsigned long long)point_ws_bytes(p),
 			(unsigned long long)point_ws_bytes(p) * p->threads, level_name[r],
-			c == LEVEL_BETWEEN ? "between" : level_name[c], s, h1);
+			c == LEVEL_BETWEEN ? "between" : level_name[c], s);
+		if (p->victim.mode != VICTIM_NONE)
+			print_victim(out, o, p);
+		fprintf(out, "  # %s per thread\n", h1);
 		regimes[r]++;
 		total += s;
 		group += s;

@@ -88,6 +88,9 @@ static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *ma
 	join_list(&o->chunk, buf, sizeof buf);
 	metadata_kv(m, "", "chunk_bytes", "%s", buf);
 	metadata_kv(m, "", "read_kernel", "%s", o->load->name);
+	metadata_kv(m, "", "victim", "%s", o->victim_spec);
+	metadata_kv(m, "", "victim_pairs", "%d", VICTIM_PAIRS);
+	metadata_kv(m, "", "chase_window_ns", "%llu", CHASE_WINDOW_NS);
 	if (o->repetitions > 0 && !gbflag_given(cl->gb, cl->ngb, "benchmark_repetitions"))
 		metadata_kv(m, "", "repetitions", "%d", o->repetitions);
 	else

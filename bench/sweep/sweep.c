@@ -25,6 +25,7 @@
 	X(RW_MODE,   "--rw-mode",   o->nrw_mode)    \
 	X(RW_LAYOUT, "--rw-layout", o->nrw_layout)  \
 	X(CHUNK,     "--chunk",     o->chunk.n)     \
+	X(VICTIM,    "--victim",    o->nvictim)     \
 	X(KERNEL,    "--kernels",   o->sel.n)
 
 enum axis {
@@ -104,6 +105,30 @@ static const struct rw_ratio *combo_rw(const struct combo *c)
 	return &c->o->rw[c->at[AXIS_RW]];
 }
 
+/* The helper CPU each victim mode asks for (own: none, the first writer re-reads). */
+static const enum near victim_near[VICTIM_MODES] = {
+	[VICTIM_SHARED] = NEAR_L3, [VICTIM_REMOTE] = NEAR_PACKAGE, [VICTIM_SOCKET] = NEAR_SOCKET,
+	[VICTIM_CHASE] = NEAR_ANY,
+};
+
+/* The victim of c beside p's writers, the first p->threads CPUs of the placement; cpu -1 when
+ * the machine has no free core of its kind. */
+static struct victim_spec combo_victim(const struct combo *c, const struct point *p)
+{
+	const struct run_config *o = c->o;
+	const struct victim_item *it = &o->victim[c->at[AXIS_VICTIM]];
+	struct victim_spec v = { .mode = it->mode, .bytes = it->bytes, .cpu = -1, .node = 0 };
+	const struct topo_pu *pu;
+
+	if (v.mode == VICTIM_OWN)
+		v.cpu = o->placement.cpu[0];
+	else if (v.mode != VICTIM_NONE)
+		v.cpu = placement_near(o->topo, o->placement.cpu, p->threads, victim_near[v.mode]);
+	pu = v.cpu >= 0 ? topology_pu(o->topo, (unsigned)v.cpu) : NULL;
+	v.node = pu && pu->node >= 0 ? pu->node : 0;
+	return v;
+}
+
 /*
  * The point c stands for.  Store only (rw 100): calls of the call size over the working set (the
  * call itself for call and hot; cold's region grows with the call; seq and random cycle whole
@@ -124,6 +149,7 @@ static void combo_point(const struct combo *c, struct point *p)
 		.threads = (unsigned)o->threads.v[c->at[AXIS_THREADS]],
 		.misalign = (unsigned)o->misalign.v[c->at[AXIS_MISALIGN]],
 	};
+	p->victim = combo_victim(c, p);
 	if (rw_ratio_is_store_only(combo_rw(c))) {
 		uint64_t cold = o->cold_bytes > 4 * call ? o->cold_bytes : 4 * call;
 
@@ -158,7 +184,7 @@ enum verdict {
 };
 
 /* The counters of sweep_points(); a rule with NO_COUNTER counts into a slot nobody reads. */
-enum counter { NO_COUNTER, SKIPPED, SKIPPED_RW, ROUNDED_SPLIT, COUNTERS };
+enum counter { NO_COUNTER, SKIPPED, SKIPPED_RW, ROUNDED_SPLIT, SKIPPED_VICTIM, COUNTERS };
 
 struct rule {
 	const char *name;     /* what it guards, for the reader and a debugger */
@@ -251,6 +277,22 @@ static enum verdict split_ratio_rounded(const struct combo *c, const struct poin
 		p->mix.rw.total_parts != asked->total_parts) ? NOTE : KEEP;
 }
 
+/* A victim stands beside store points: a mix's own reads are what it measures already. */
+static enum verdict victim_beside_stores(const struct combo *c, const struct point *p, char *err,
+					 size_t errlen)
+{
+	(void)c, (void)err, (void)errlen;
+	return p->kind == POINT_MIX && p->victim.mode != VICTIM_NONE ? SKIP : KEEP;
+}
+
+/* A victim on another CPU needs a free core of its kind (placement_near). */
+static enum verdict victim_has_a_core(const struct combo *c, const struct point *p, char *err,
+				      size_t errlen)
+{
+	(void)c, (void)err, (void)errlen;
+	return p->victim.mode != VICTIM_NONE && p->victim.cpu < 0 ? SKIP : KEEP;
+}
+
 /* In order: the first SKIP or REFUSE decides, so a skipped combination is counted once. */
 static const struct rule rules[] = {
 	{ "store points ignore the mix axes", NO_COUNTER, store_ignores_mix_axes },
@@ -260,6 +302,8 @@ static const struct rule rules[] = {
 	{ "a chunk fits its region", NO_COUNTER, chunk_within_region },
 	{ "a split mix needs a reader and a writer", SKIPPED_RW, split_needs_threads },
 	{ "split ratios are whole threads", ROUNDED_SPLIT, split_ratio_rounded },
+	{ "a victim stands beside store points", SKIPPED_VICTIM, victim_beside_stores },
+	{ "a victim has a free core of its kind", SKIPPED_VICTIM, victim_has_a_core },
 };
 
 /* 1 when c is a point (*p) after the rules, 0 when one skipped it, -1 after a REFUSE's line. */
@@ -328,13 +372,13 @@ static bool drop_repeats(struct point *pts, size_t *n)
 }
 
 struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw, size_t *rounded_split)
+			   size_t *skipped_rw, size_t *rounded_split, size_t *skipped_victim)
 {
 	size_t cap, used = 0, len[AXIS_COUNT], count[COUNTERS] = { 0 };
 	struct combo c = { .o = o };
 	struct point *pts;
 
-	*skipped = *skipped_rw = *rounded_split = 0;
+	*skipped = *skipped_rw = *rounded_split = *skipped_victim = 0;
 	/* sweep_threads checked the whole sweep against SWEEP_MAX_COMBINATIONS */
 	if (!sweep_combinations(o, &cap) || cap > SWEEP_MAX_COMBINATIONS) {
 		fprintf(stderr, "storebench run: the sweep has more than %d combinations of its "
@@ -367,6 +411,7 @@ struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skippe
 	*skipped = count[SKIPPED];
 	*skipped_rw = count[SKIPPED_RW];
 	*rounded_split = count[ROUNDED_SPLIT];
+	*skipped_victim = count[SKIPPED_VICTIM];
 	*n = used;
 	return pts;
 }

@@ -28,15 +28,16 @@ char *sweep_axis_options(char *buf, size_t len);
 /*
  * The points of o that pass the benchmark filter, in the order of one walk over the axes:
  * threads, then working set, then call size, then misalignment, then rw ratio, mode, layout and
- * chunk, then kernel, so buffers grow monotonically and are reused across kernels.  Rules drop
+ * chunk, then victim, then kernel, so buffers grow monotonically and are reused across kernels.  Rules drop
  * the combinations that are no point: *skipped counts those whose call exceeds an explicit
  * working set, *skipped_rw those a read/write mix cannot have (cold/random working sets; split at
  * 1 thread when interleave is also asked for), *rounded_split the split points whose ratio whole
  * threads rounded (they carry the ratio really measured, and a point asked for twice that way is
- * measured once).  Returns NULL after one stderr line when the options cannot be measured (a
+ * measured once), *skipped_victim those whose victim has no free core of its kind or stands
+ * beside a mix.  Returns NULL after one stderr line when the options cannot be measured (a
  * chunk larger than a region, split with one thread only).
  */
 struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw, size_t *rounded_split);
+			   size_t *skipped_rw, size_t *rounded_split, size_t *skipped_victim);
 
 #endif

@@ -44,12 +44,12 @@ const struct scaled_axes *axes_at(const struct run_config *o, unsigned threads)
 }
 
 struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw, size_t *rounded_split)
+			   size_t *skipped_rw, size_t *rounded_split, size_t *skipped_victim)
 {
 	struct point *all = NULL;
 	size_t used = 0, total = 0;
 
-	*skipped = *skipped_rw = *rounded_split = 0;
+	*skipped = *skipped_rw = *rounded_split = *skipped_victim = 0;
 	/* the whole sweep's size, every thread count's axes multiplied out, before any allocation */
 	for (size_t i = 0; i < o->threads.n; i++) {
 		struct run_config view = *o;
@@ -59,6 +59,7 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 		view.call = o->at[i].call;
 		view.nws = o->at[i].nws;
 		view.chunk = o->at[i].chunk;
+		view.nvictim = o->at[i].nvictim;
 		if (!sweep_combinations(&view, &m) || __builtin_add_overflow(total, m, &total) ||
 		    total > SWEEP_MAX_COMBINATIONS) {
 			char axes[160];
@@ -72,7 +73,7 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 	for (size_t i = 0; i < o->threads.n; i++) {
 		struct run_config view = *o;
 		unsigned long long count = o->threads.v[i];
-		size_t m, s, srw, rs;
+		size_t m, s, srw, rs, sv;
 		struct point *pts, *grown;
 
 		view.threads = (struct u64_list){ .n = 1, .cap = 1, .v = &count };
@@ -80,8 +81,10 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 		view.ws = o->at[i].ws;
 		view.nws = o->at[i].nws;
 		view.chunk = o->at[i].chunk;
+		view.victim = o->at[i].victim;
+		view.nvictim = o->at[i].nvictim;
 		view.cold_bytes = o->at[i].cold_bytes;
-		pts = sweep_points(&view, &m, &s, &srw, &rs);
+		pts = sweep_points(&view, &m, &s, &srw, &rs, &sv);
 		if (!pts) {
 			free(all);
 			return NULL;
@@ -98,6 +101,7 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 		*skipped += s;
 		*skipped_rw += srw;
 		*rounded_split += rs;
+		*skipped_victim += sv;
 	}
 	*n = used;
 	return all ? all : calloc(1, sizeof *all);

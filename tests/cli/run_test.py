@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # run_test.py — `storebench run` end to end: bad input exits 2, one line, no file; a tiny sweep
-# writes verified rows and valid JSON; SIGINT leaves complete files; rw mixes account for each byte.
-# Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint|rw
+# writes verified rows and valid JSON; SIGINT leaves complete files; rw mixes account for each byte;
+# victims beside store points fill their columns and only theirs.
+# Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint|rw|victim
 import json
 import os
 import re
@@ -70,6 +71,9 @@ def errors():
         (["--rw", "50", "--rw-mode", "split", "--threads", "1"], "split with one thread"),
         (["--rw", "50", "--chunk", "100"], "chunk not a multiple of 64"),
         (["--rw", "50", "--call", "64KiB", "--chunk", "128KiB"], "chunk larger than the region"),
+        (["--victim", "nearby:4KiB"], "unknown victim mode"),
+        (["--victim", "own:32"], "victim smaller than a line"),
+        (["--victim", "chase"], "victim without a size"),
     ]
     if not huge:
         cases.append((["--pages", "hugetlb"], "hugetlb with none reserved"))
@@ -271,6 +275,57 @@ def rw():
         print(f"ok: split with 2 threads over {len(split)} rows")
 
 
+def victim():
+    """--victim through the real runner (docs/victim.md): every victim row has its paired trials,
+    medians and an interval around its median, in the victim_ or chase_ columns by mode and only
+    there; a row without a victim leaves them all empty; a mix takes no victim (noted); the
+    victim's CPU is the writer's (own) or another one."""
+    common = ["--kernels", "memset", "--call", "256KiB", "--threads", "1", "--min-time", "0.002",
+              "--repetitions", "1"]
+    other = len(os.sched_getaffinity(0)) > 1
+    victims = "none,own:L1d,own:8KiB..16KiB" + (",chase:64KiB,remote:L1d,shared:L1d" if other else "")
+    with tempfile.TemporaryDirectory() as d:
+        r = run(common + ["--victim", victims, "--rw", "100,50", "--csv", "v.csv"], d)
+        check(r.returncode == 0, f"victim run exit {r.returncode}: {r.stderr[-1000:]}")
+        check("victim combinations skipped" in r.stderr,
+              f"no note on the mix's (or a missing core's) victims: {r.stderr[-500:]}")
+        _, rows = rw_rows(os.path.join(d, "v.csv"))
+        probe = [c for c in COLUMNS if c.startswith(("victim_", "chase_")) and
+                 c not in ("victim_bytes", "victim_cpu")]
+        by = {}
+        for x in rows:
+            by.setdefault((x["rw_ratio"], x["victim"]), []).append(x)
+            check(x["verified"] == "ok", f"unverified: {x['point']}")
+            if x["victim"] == "none":
+                check(all(x[c] == "" for c in probe + ["victim_bytes", "victim_cpu"]),
+                      f"victim columns filled without a victim: {x['point']}")
+                check("/victim:" not in x["point"], f"name of a point without a victim: {x}")
+                continue
+            check(x["rw_ratio"] == "100", f"a mix with a victim: {x['point']}")
+            check(x["point"].endswith(f"/victim:{x['victim']}:{x['victim_bytes']}"),
+                  f"victim name: {x['point']}")
+            check(int(x["victim_bytes"]) % 64 == 0 and int(x["victim_trials"]) == 8,
+                  f"victim bytes and trials: {x}")
+            kind = "chase_" if x["victim"] == "chase" else "victim_"
+            mine = [c for c in probe if c.startswith(kind)]
+            check(all(x[c] != "" for c in mine), f"{kind} columns missing: {x['point']}")
+            check(all(x[c] == "" for c in probe if c not in mine and c != "victim_trials"),
+                  f"the other probe's columns filled: {x['point']}")
+            pre = "chase" if kind == "chase_" else "victim"
+            lo, mid, hi = (float(x[f"{pre}_slowdown{s}"]) for s in ("_ci_low", "", "_ci_high"))
+            check(0 < lo <= mid <= hi, f"{pre} interval {lo} {mid} {hi}: {x['point']}")
+            if x["victim"] == "own":
+                check(x["victim_cpu"] == x["cpus"], f"own victim off the writer's CPU: {x}")
+            else:
+                check(x["victim_cpu"] != x["cpus"], f"{x['victim']} victim on the writer's CPU")
+        check(len(by.get(("100", "own"), [])) == 3, f"own victims: {by.get(('100', 'own'))}")
+        check([x["victim"] for x in by.get(("50", "none"), [])] == ["none"],
+              "the mix runs once, without a victim")
+        if other:
+            check(len(by.get(("100", "chase"), [])) == 1, "one chase row")
+        print(f"ok: victims over {len(rows)} rows")
+
+
 def stop_by_signal(sig, status):
     """A sweep stopped by sig mid-way: exit status, and every row and the JSON complete."""
     with tempfile.TemporaryDirectory() as d:
@@ -298,5 +353,5 @@ def sigint():
     stop_by_signal(signal.SIGTERM, 143)
 
 
-{"errors": errors, "sweep": sweep, "sigint": sigint, "rw": rw}[PART]()
+{"errors": errors, "sweep": sweep, "sigint": sigint, "rw": rw, "victim": victim}[PART]()
 sys.exit(check.finish(f"run {PART}"))

@@ -95,7 +95,17 @@ static struct point_stats full_stats(void)
 		.read_gbps = 25.125, .write_gbps = 25.125, .ns_per_call = 640, .ticks_per_call = 1500,
 		.ticks_per_line = 1.5, .cycles_per_call = 1400, .cpu_share_min = 0.998,
 		.batch_ns = 200000, .start_skew_share = 0.0012,
+		.victim = { .trials = -1, .idle_ns = NAN, .loaded_ns = NAN, .slowdown = NAN,
+			    .lo = NAN, .hi = NAN, .write_gbps = NAN },
 	};
+}
+
+/* Column c (named name) is a victim's: its identity or one probe's numbers (chase_ or victim_);
+ * the other probe's and a row without a victim leave them empty (victim_probe_columns). */
+static bool probe_column(const char *name, int c, bool chase)
+{
+	return !strncmp(name, chase ? "chase_" : "victim_", chase ? 6 : 7) ||
+	       c == COL_victim_trials || c == COL_victim_bytes || c == COL_victim_cpu;
 }
 
 /* The run's options and sweep for args (NULL-ended, kept alive while o is used); run_config_free
@@ -103,7 +113,7 @@ static struct point_stats full_stats(void)
 static struct point *sweep(const char *const *args, struct run_config *o, size_t *n)
 {
 	static char *argv[32] = { "run" };
-	size_t skipped, skipped_rw, rounded;
+	size_t skipped, skipped_rw, rounded, skipped_victim;
 	struct cmdline cl;
 	struct point *pts = NULL;
 	int argc = 1;
@@ -113,7 +123,7 @@ static struct point *sweep(const char *const *args, struct run_config *o, size_t
 	if (cmdline_read(argc, argv, &cl) || run_config_parse(&cl, &genoa, o))
 		CHECK(0, "options refused");
 	else
-		pts = sweep_threads(o, n, &skipped, &skipped_rw, &rounded);
+		pts = sweep_threads(o, n, &skipped, &skipped_rw, &rounded, &skipped_victim);
 	cmdline_free(&cl);
 	return pts;
 }
@@ -150,8 +160,10 @@ static void every_column_has_a_source(void)
 	nf = row_of(&pts[1], &o, &m, f);
 	CHECK(nh == COL_COUNT && nf == COL_COUNT, "header %d, row %d fields, want %d", nh, nf,
 	      COL_COUNT);
+	/* a mix has no victim: every column but a victim's */
 	for (int c = 0; c < nf && c < COL_COUNT; c++)
-		CHECK(f[c][0], "column %s left empty with everything measured", names[c]);
+		CHECK(f[c][0] || probe_column(names[c], c, false) || probe_column(names[c], c, true),
+		      "column %s left empty with everything measured", names[c]);
 	CHECK(!strcmp(f[COL_point], pts[1].name), "point column %s, name %s", f[COL_point],
 	      pts[1].name);
 	CHECK(!strcmp(f[COL_kernel], "avx2_t_u4") && !strcmp(f[COL_rw_ratio], "50") &&
@@ -228,6 +240,46 @@ static void unmeasured_stays_empty(void)
 	run_config_free(&o);
 }
 
+/* Store points with an own victim and a chase (on the replayed Genoa, the chase on CPU 1): each
+ * fills its identity and its probe's columns, and leaves the other probe's empty. */
+static void victim_probe_columns(void)
+{
+	static char names[COL_COUNT + 1][8192], f[COL_COUNT + 1][8192];
+	struct run_config o;
+	size_t n = 0;
+	struct point *pts = SWEEP(&o, &n, "--kernels=memset", "--threads=1", "--call=1MiB",
+				  "--victim=own:L2/2,chase:LLC/2");
+
+	header(names);
+	CHECK(pts && n == 2 && pts[0].victim.mode == VICTIM_OWN &&
+	      pts[1].victim.mode == VICTIM_CHASE, "an own victim and a chase, got %zu points", n);
+	for (size_t i = 0; pts && n == 2 && i < 2; i++) {
+		bool chase = i == 1;
+		struct point_stats st = full_stats();
+		struct csv_measured m = { .stats = &st, .i = i };
+
+		st.victim = (struct victim_result){ .trials = 16, .chase = chase, .idle_ns = 0.5,
+						     .loaded_ns = 1.5, .slowdown = 3, .lo = 2.5,
+						     .hi = 3.5, .write_gbps = chase ? 12.5 : NAN };
+		CHECK(row_of(&pts[i], &o, &m, f) == COL_COUNT, "%s: fields", pts[i].name);
+		for (int c = 0; c < COL_COUNT; c++)
+			if (probe_column(names[c], c, chase))
+				CHECK(f[c][0], "%s: column %s empty", pts[i].name, names[c]);
+			else if (probe_column(names[c], c, !chase))
+				CHECK(!f[c][0], "%s: column %s is the other probe's, yet %s",
+				      pts[i].name, names[c], f[c]);
+		CHECK(!strcmp(f[COL_victim], chase ? "chase" : "own") &&
+		      !strcmp(f[COL_victim_cpu], chase ? "1" : "0") &&
+		      !strcmp(f[COL_victim_trials], "16") &&
+		      !strcmp(f[chase ? COL_chase_slowdown : COL_victim_slowdown], "3.0000"),
+		      "%s: victim %s on CPU %s, %s trials, slowdown %s", pts[i].name, f[COL_victim],
+		      f[COL_victim_cpu], f[COL_victim_trials],
+		      f[chase ? COL_chase_slowdown : COL_victim_slowdown]);
+	}
+	free(pts);
+	run_config_free(&o);
+}
+
 int main(int argc, char **argv)
 {
 	int rc = replay_genoa(&genoa, argc, argv, "csv_test");
@@ -235,6 +287,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	every_column_has_a_source();
+	victim_probe_columns();
 	unmeasured_stays_empty();
 	machine_free(&genoa);
 	return test_result("csv rows: every column from its one source, empty where unmeasured");

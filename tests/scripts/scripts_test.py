@@ -470,10 +470,12 @@ def part_settings(tmp):
                .splitlines()]
     reasons = meta.get("quality_reasons", "").split(",")
     # the option defaults `list --options` gives (three characters or more: "0" and "on" are
-    # everywhere), the fill's as its metadata records it, and the vm profile's drift band
+    # everywhere, and so is "none", --victim's: any option's word for nothing), the fill's as its
+    # metadata records it, and the vm profile's drift band
     options = [ln.split("\t") for ln in run([STOREBENCH, "list", "--options", "--tsv"]).stdout
                .splitlines()]
-    defaults = {'"%s"' % o[2] for o in options[1:] if len(o[2]) >= 3} | {'"165"', '"0.25"'}
+    defaults = {'"%s"' % o[2] for o in options[1:] if len(o[2]) >= 3 and o[2] != "none"} | \
+        {'"165"', '"0.25"'}
     check('"100000"' in defaults and '"0xa5"' in defaults, "list --options gives the defaults: "
           "%s" % sorted(defaults))
     levels = [n for n in meta.get("level_names", "").split(",") if n]

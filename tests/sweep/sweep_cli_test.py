@@ -227,7 +227,8 @@ def errors():
     # too many combinations: the message names the axes in the order of the walk
     r = run(["--kernels=all", "--threads=1", "--call=64..640000:+64", "--misalign=0..63:+1",
              "--benchmark_list_tests"])
-    axes = "--threads, --ws, --call, --misalign, --rw, --rw-mode, --rw-layout, --chunk and --kernels"
+    axes = ("--threads, --ws, --call, --misalign, --rw, --rw-mode, --rw-layout, --chunk, --victim "
+            "and --kernels")
     check(r.returncode == 2 and f"combinations of {axes}; use shorter lists" in r.stderr,
           f"combinations: exit {r.returncode}: {r.stderr.strip()}")
     print("ok: too many combinations, axes named in walk order")
@@ -265,5 +266,61 @@ def columns():
     print(f"ok: {len(rows)} rows with the model's point columns; notes {counts}")
 
 
-{"order": order, "here": here, "errors": errors, "columns": columns}[PART]()
+def victim():
+    """--victim on the replayed 2-socket servers (docs/victim.md): each mode's CPU stands where
+    its name says against the first writer, never on a writer's core; a machine without such a
+    core skips the combination (run_test.victim sees its note); mixes take no victim."""
+    machines = {
+        # topology and cpuid, several L3 domains per package, cores per L3
+        "genoa": (GENOA, True, 8),
+        "turin": (["--topology", os.path.join(MACHINES, "topology", "synthetic-turin-2s-nps4.xml"),
+                   "--cpuid", os.path.join(MACHINES, "cpuid",
+                                           "amd-epyc-9965-192-core-processor-dual.test")], True, 8),
+        "spr": (["--topology", os.path.join(MACHINES, "topology", "spr-2s-xeon-max-9460.xml"),
+                 "--cpuid", os.path.join(MACHINES, "cpuid", "intel-xeon-w9-3475x.test")], False,
+                40),
+    }
+    want = {"own": ("same", "same"), "shared": ("same", "same"), "remote": ("other", "same"),
+            "socket": (None, "other")}
+    for name, (replay, domains, per_l3) in machines.items():
+        r = run(replay + ["--dry-run", "--kernels", "memset", "--call", "1MiB", "--threads", "1,8",
+                          "--rw", "100,50", "--victim",
+                          "none,own:L2/2,shared:L2/2,remote:LLC/2,socket:LLC/2,chase:4LLC"])
+        check(r.returncode == 0, f"{name}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
+        seen = {}
+        cpus = {}
+        for line in r.stdout.splitlines():
+            m = re.match(r"threads=(\d+) cpus=(\S+)", line)
+            if m:
+                threads, cpus = int(m.group(1)), set()
+                for part in m.group(2).split(","):
+                    a, _, b = part.partition("-")
+                    cpus |= set(range(int(a), int(b or a) + 1))
+            m = re.search(r"/victim:(\w+):\d+ .* victim=(\w+) victim_bytes=\d+ victim_cpu=(\d+) "
+                          r"victim_node=\d+ victim_l3=(\w+) victim_package=(\w+)", line)
+            if not m:
+                check("/victim:" not in line, f"{name}: a victim without its placement: {line}")
+                continue
+            mode, cpu, l3, pkg = m.group(2), int(m.group(3)), m.group(4), m.group(5)
+            check("/rw:100/" in line, f"{name}: a mix with a victim: {line}")
+            seen[(threads, mode)] = cpu
+            if mode == "own":
+                check(cpu == min(cpus), f"{name}: own victim on CPU {cpu}, not the writer's")
+            else:
+                check(cpu not in cpus, f"{name}: {mode} victim on a writer's CPU {cpu}")
+            exp_l3, exp_pkg = want.get(mode, (None, None))
+            check(exp_l3 in (None, l3) and exp_pkg in (None, pkg),
+                  f"{name}: {mode} victim at L3 {l3}, package {pkg}: {line}")
+        for t in (1, 8):
+            for mode in ("own", "socket", "chase"):
+                check((t, mode) in seen, f"{name}: no {mode} victim at {t} threads")
+            # compact writers fill their L3 first: at per_l3 threads no core of it is free
+            check(((t, "shared") in seen) == (t < per_l3),
+                  f"{name}: shared victim at {t} threads with {per_l3} cores an L3")
+            check(((t, "remote") in seen) == domains,
+                  f"{name}: remote victim at {t} threads {'missing' if domains else 'on one L3'}")
+        print(f"ok: {name}: victims placed {sorted(seen.items())[:6]}...")
+
+
+{"order": order, "here": here, "errors": errors, "columns": columns, "victim": victim}[PART]()
 sys.exit(check.finish(f"sweep {PART}"))

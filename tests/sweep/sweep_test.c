@@ -19,7 +19,7 @@ static struct machine genoa;
 /* What one sweep gave: its points (NULL when refused) and counters. */
 struct swept {
 	struct point *pts;
-	size_t n, skipped, skipped_rw, rounded_split, combinations;
+	size_t n, skipped, skipped_rw, rounded_split, skipped_victim, combinations;
 };
 
 /* Sweep the run options in args (NULL-ended); false when the options themselves are bad. */
@@ -38,7 +38,8 @@ static bool sweep(const char *const *args, struct swept *s)
 		return false;
 	}
 	CHECK(sweep_combinations(&o, &s->combinations), "combinations overflow");
-	s->pts = sweep_threads(&o, &s->n, &s->skipped, &s->skipped_rw, &s->rounded_split);
+	s->pts = sweep_threads(&o, &s->n, &s->skipped, &s->skipped_rw, &s->rounded_split,
+			       &s->skipped_victim);
 	run_config_free(&o);
 	cmdline_free(&cl);
 	return true;
@@ -199,8 +200,8 @@ static void walk_order(void)
 		CHECK(!strcmp(s.pts[i].name, want[i]), "#%zu %s, want %s", i, s.pts[i].name, want[i]);
 	free(s.pts);
 	CHECK(!strcmp(sweep_axis_options(axes, sizeof axes),
-		      "--threads, --ws, --call, --misalign, --rw, --rw-mode, --rw-layout, --chunk "
-		      "and --kernels"), "axes: %s", axes);
+		      "--threads, --ws, --call, --misalign, --rw, --rw-mode, --rw-layout, --chunk, "
+		      "--victim and --kernels"), "axes: %s", axes);
 }
 
 int main(int argc, char **argv)
