@@ -3,20 +3,21 @@
 # The driver decides what to draw (groups, best of each kind, labels from metadata) and writes each
 # series' points as data; gnuplot only draws them, so no CSV quirk (quoted commas, empty fields)
 # and no label can reach gnuplot as code.
-"""Plot functions: bandwidth, threads, rw, ticks (one CSV) and overlay (several)."""
+"""Plot functions: bandwidth, threads, rw, ticks, victim, latency (one CSV) and overlay (several)."""
 
 import os
 import textwrap
 
 from storebench import classes, gnuplot, quality
-from storebench.rows import by_kernel, curve, ival, num
+from storebench.rows import by_kernel, curve, has_victim, ival, num, without_victim
 from storebench.units import fmt_bytes, geomean
 
 BASELINE = "memset"
 REQUIRED = ("kernel", "kind", "width_bytes", "unroll", "call_bytes", "ws_mode", "ws_bytes", "threads",
             "misalign_bytes", "rw_ratio", "gbps_median", "ticks_per_call_median")
 CONFIG = ("placement", "membind", "pages", "fill_byte", "rw_layout", "chunk_bytes")
-NUMERIC = ("threads", "rw_ratio", "misalign_bytes", "fill_byte", "chunk_bytes", "ws_bytes", "call_bytes")
+NUMERIC = ("threads", "rw_ratio", "misalign_bytes", "fill_byte", "chunk_bytes", "ws_bytes", "call_bytes",
+           "victim_bytes")
 KINDS = ("libc", "rep", "t", "nt", "flush")
 KIND_NAME = {"libc": "libc", "rep": "rep string", "t": "temporal", "nt": "non-temporal", "flush": "flush"}
 KIND_RGB = {"libc": "#000000", "rep": "#7b3294", "t": "#1f64c8", "nt": "#d7191c", "flush": "#1a9641"}
@@ -73,10 +74,15 @@ class Renderer:
         self.stage, self.formats, self.errbars = stage, formats, errbars
         self.written = []
 
-    def render(self, script, name, title, series, markers=(), **vars_):
+    def render(self, script, name, title, series, markers=(), intervals=False, **vars_):
+        """intervals: the series' y low and high are 95 % intervals, drawn whatever --errorbars
+        says (the others are a repetition's min and max, drawn on request)."""
         series = [s for s in series if s.points]
         if not series:
             return False
+        # bars when every drawn point has them (the quality marks' rings have none of their own)
+        errbars = (self.errbars or intervals) and \
+            all(p[2] is not None for s in series for p in s.points)
         series += quality_marks(series)
         gnuplot.write_blocks(os.path.join(self.stage, gnuplot.DATA),
                              [s.points for s in series])
@@ -84,7 +90,6 @@ class Renderer:
         longest = max(len(t) for t in titles) + 8
         wrapped = "\n".join(w for line in title.split("\n")
                             for w in textwrap.wrap(line, TITLE_WIDTH) or [""])
-        errbars = self.errbars and all(p[2] is not None for s in series for p in s.points)
         defs = ["ptitle=%s" % gnuplot.string(wrapped), "formats='%s'" % " ".join(self.formats),
                 "errbars=%d" % errbars, "n=%d" % len(series), "ncache=%d" % len(markers),
                 "keycols=%d" % max(1, min(len(series), KEY_WIDTH // longest))]
@@ -136,16 +141,20 @@ def key_label(key):
              "misalign_bytes": lambda v: "aligned" if v == 0 else "misaligned +%d B" % v,
              "ws_bytes": lambda v: "ws %s" % fmt_bytes(v),
              "call_bytes": lambda v: "call %s" % fmt_bytes(v),
-             "chunk_bytes": lambda v: "chunk %s" % fmt_bytes(v)}
+             "chunk_bytes": lambda v: "chunk %s" % fmt_bytes(v),
+             "victim": lambda v: "victim %s" % v,
+             "victim_bytes": lambda v: "of %s" % fmt_bytes(v)}
     return ", ".join(words[c](v) if c in words else "%s %s" % (c.replace("_", " "), v) for c, v in key)
 
 
 def key_slug(key):
-    key = [(c, fmt_bytes(v).replace(" ", "") if c in ("ws_bytes", "call_bytes", "chunk_bytes")
+    key = [(c, fmt_bytes(v).replace(" ", "") if c in ("ws_bytes", "call_bytes", "chunk_bytes",
+                                                      "victim_bytes")
             else v) for c, v in key]
     short = {"threads": "t", "rw_ratio": "rw", "misalign_bytes": "mis", "ws_bytes": "ws",
              "call_bytes": "call", "rw_mode": "", "ws_mode": "", "placement": "", "membind": "", "pages": "",
-             "fill_byte": "fill", "rw_layout": "", "chunk_bytes": "chunk"}
+             "fill_byte": "fill", "rw_layout": "", "chunk_bytes": "chunk", "victim": "",
+             "victim_bytes": ""}
     slug = "-".join("%s%s" % (short.get(c, c), v) for c, v in key)
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in slug)
 
@@ -436,6 +445,60 @@ def ticks(run, rows, R, notes, args):
                  series, xtics=binary_tics(sizes[0], sizes[-1]), **xpad(sizes))
 
 
+def strategy_colour(kernel, i):
+    """One hue per kernel (memset black), as in the rw plot: a handful of strategies side by side."""
+    return "#000000" if kernel == BASELINE else PALETTE[i % len(PALETTE)]
+
+
+def victim_groups(run, rows, chase):
+    """[(key, rows)] of the victim rows (chase or not) grouped on everything but the kernel and the
+    call size; () with a note's reason when there are none."""
+    rows = [r for r in rows if has_victim(r) and (r["victim"] == "chase") == chase]
+    keys = ["victim", "victim_bytes", "threads"] + run.axes(CONFIG + ("misalign_bytes",), rows)
+    return group_rows(run, rows, keys) if rows else ()
+
+
+def victim(run, rows, R, notes, args):
+    groups = victim_groups(run, rows, False)
+    if not groups:
+        notes.append("victim: skipped, the CSV has no victim rows (--victim own:SIZE, ...)")
+        return
+    ks = list(kernel_info([r for _, g in groups for r in g]))
+    for key, grows in groups:
+        sizes = sorted({ival(r, "ws_bytes") for r in grows})
+        series = [Series(k, by_kernel(grows, k), col("ws_bytes"), col("victim_slowdown"),
+                         strategy_colour(k, i), ylo=col("victim_slowdown_ci_low"),
+                         yhi=col("victim_slowdown_ci_high"), width=2)
+                  for i, k in enumerate(ks) if by_kernel(grows, k)]
+        R.render("victim.gp", "victim-%s" % key_slug(key),
+                 "%s\nwhat the writes cost a victim working set: its re-read after one pass of "
+                 "the writers over without (bars: 95 %% intervals), per store strategy\n%s, "
+                 "victim on CPU %s" % (
+                     header(run), key_label(key), grows[0].get("victim_cpu", "?")),
+                 series, intervals=True, xtics=binary_tics(sizes[0], sizes[-1]), **xpad(sizes))
+
+
+def latency(run, rows, R, notes, args):
+    groups = victim_groups(run, rows, True)
+    if not groups:
+        notes.append("latency: skipped, the CSV has no chase rows (--victim chase:SIZE)")
+        return
+    ks = list(kernel_info([r for _, g in groups for r in g]))
+    for key, grows in groups:
+        series = []
+        for i, k in enumerate(ks):
+            for r in by_kernel(grows, k):
+                # the chase alone is the strategy's point at 0 GB/s, beside the writers its loaded one
+                idle = dict(r, chase_write_gbps="0", chase_ns_median=r.get("chase_ns_idle"))
+                series.append(Series("%s, %s" % (k, fmt_bytes(ival(r, "ws_bytes"))), [idle, r],
+                                     col("chase_write_gbps"), col("chase_ns_median"),
+                                     strategy_colour(k, i), width=2))
+        R.render("latency.gp", "latency-%s" % key_slug(key),
+                 "%s\nloaded latency: a pointer chase's ns per dependent load, alone and beside "
+                 "the writers, per store strategy\n%s, chase on CPU %s" % (
+                     header(run), key_label(key), grows[0].get("victim_cpu", "?")), series)
+
+
 def overlay(runs, labels, R, notes, args):
     """Several CSVs (one per CPU) in one plot per kind; labels name the runs in the legend.
     Returns False when a run has no rows for it (the caller reports bad input)."""
@@ -498,4 +561,7 @@ def _per(row, denom):
 
 
 # the plots of one CSV, in the order they run and --only names them
-PLOTS = {"bandwidth": bandwidth, "threads": threads, "rw": rw, "ticks": ticks}
+PLOTS = {"bandwidth": bandwidth, "threads": threads, "rw": rw, "ticks": ticks, "victim": victim,
+         "latency": latency}
+# The plots of rows with a victim beside the writers; the others read the rows without one.
+VICTIM_PLOTS = ("victim", "latency")

@@ -43,6 +43,17 @@ def curve(rows):
             if r.get("ws_mode") == "call" and num(r.get("misalign_bytes")) in (0, None)]
 
 
+def has_victim(row):
+    """Whether a victim or chase was measured beside the row's writers (docs/victim.md); a CSV
+    from before the victim column has none."""
+    return row.get("victim") not in (None, "", "none")
+
+
+def without_victim(rows):
+    """The rows the bandwidth tables and plots read: a victim's rows are the victim section's."""
+    return [r for r in rows if not has_victim(r)]
+
+
 def by_kernel(rows, kernel):
     return [r for r in rows if r["kernel"] == kernel]
 
