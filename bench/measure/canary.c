@@ -126,6 +126,8 @@ bool canary_tick(struct canary *c, size_t at)
 	c->tick_ns = (uint64_t)CANARY_TICK_MS * 1000000;
 	if (c->tick_ns < CANARY_TICK_SHARE * (c->last_tick_ns - t0))
 		c->tick_ns = CANARY_TICK_SHARE * (c->last_tick_ns - t0);
+	if (c->tick_ns > c->tick_max_ns)
+		c->tick_max_ns = c->tick_ns;
 	return true;
 }
 
@@ -224,6 +226,8 @@ void canary_sample_line(FILE *out, const char *prefix, const struct canary *c, s
 
 void canary_summary(FILE *out, const char *prefix, const struct canary *c)
 {
+	fprintf(out, "%scanary_tick_max_s=%.3g\n", prefix,
+		(double)(c->tick_max_ns ? c->tick_max_ns : c->tick_ns) / 1e9);
 	for (int r = 0; r < CANARY_REGIMES; r++) {
 		const struct canary_series *s = &c->r[r];
 		size_t out_samples = 0;

@@ -72,6 +72,7 @@ struct canary {
 	uint64_t last_tick_ns;     /* when they last took a pass, at a tick or a sample */
 	uint64_t tick_ns;          /* between two ticks: CANARY_TICK_MS, or CANARY_TICK_SHARE x
 				    * the last tick's time when that is longer */
+	uint64_t tick_max_ns;      /* the longest tick_ns of the run: how far apart ticks were */
 	size_t drift_from, drift_to; /* the middle third of the planned measurements, whose DRAM
 				      * passes cfg.drift_pct bends */
 	struct canary_series r[CANARY_REGIMES];
