@@ -319,22 +319,32 @@ def part_classes(tmp):
         trows = [r for r in sweep.rows if r["threads"] == t]
         want[t] = [max((int(r["ws_bytes"]) for r in trows if r["ws_class"] == c), default=None)
                    for c in ("L2", "DRAM")]
-    check(all(w[1] for w in want.values()), "every count has a DRAM-class size: %s" % want)
+    # an L3 no x86 part has (a guest's CPUID claiming 508 MiB a core) is used as reported, so
+    # DRAM (at most 1 GiB a thread) never reaches 4 x its share: no DRAM class to look for
+    implausible = sweep.meta.get("cache_l3_check", "").startswith("implausible")
+    if implausible and not any(w[1] for w in want.values()):
+        print("note: this machine's L3 is %s: the DRAM-class checks are skipped"
+              % sweep.meta["cache_l3_check"])
+        want = {t: [w[0], None] for t, w in want.items()}
+    else:
+        check(all(w[1] for w in want.values()), "every count has a DRAM-class size: %s" % want)
+    dram_class = all(w[1] for w in want.values())
     r = tool("plot", path, "-o", os.path.join(tmp, "thr"), "--only", "threads", "--format", "svg")
     titles = {}
     for where in ("cache", "dram"):
         svg = os.path.join(tmp, "thr", "threads-%s.svg" % where)
         titles[where] = open(svg).read() if os.path.isfile(svg) else ""
     dram = ", ".join("%s at %s thread%s" % (fmt_bytes(w[1]), t, "" if t == "1" else "s")
-                     for t, w in want.items())
-    check(r.returncode == 0 and all(fmt_bytes(w[1]) in titles["dram"] for w in want.values())
+                     for t, w in want.items() if w[1])
+    check(r.returncode == 0 and all(fmt_bytes(w[1]) in titles["dram"] for w in want.values()
+                                    if w[1])
           and all(fmt_bytes(w[0]) in titles["cache"] for w in want.values() if w[0]),
           "thread plots at each count's largest L2- and DRAM-class size (%s; exit %d)"
           % (dram, r.returncode))
     r = tool("table", "--section", "checksum", path)
     got = re.findall(r"in-(?:cache|memory) (\d+(?:\.\d+)? [KMGT]?i?B)", r.stdout)
-    cells = [fmt_bytes(v) for w in want.values() if w[0] for v in w]
-    check(got[:len(cells)] == cells, "checksum at each count's L2- and DRAM-class sizes: %s, "
+    cells = [fmt_bytes(v) for w in want.values() if w[0] for v in w if v]
+    check(not dram_class or got[:len(cells)] == cells, "checksum at each count's L2- and DRAM-class sizes: %s, "
           "want %s" % (got, cells))
     old = edit_csv(path, os.path.join(tmp, "old-levels.csv"),
                    lambda r: {k: v for k, v in r.items() if k != "ws_class"})
