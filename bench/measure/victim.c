@@ -284,11 +284,36 @@ static double victim_trial(struct victim_helper *h, const struct victim_run *r, 
 }
 
 /*
- * One chase trial: the chase runs while the writers run passes passes (loaded), or for as long
- * alone (idle, window_ns); ns per dependent load, and the writers' GB/s into *gbps.
+ * The writers' passes that fill CHASE_WINDOW_NS, from batches of growing pass counts timed until
+ * one lasts an eighth of it (a single pass of a small call is mostly the barrier's time); its
+ * length into *window_ns.
+ */
+static uint64_t window_passes(const struct victim_run *r, uint64_t *window_ns)
+{
+	uint64_t k = 1, ns;
+
+	for (;;) {
+		ns = pool_batch(r->pool, r->task, k).ns;
+		if (ns >= CHASE_WINDOW_NS / 8 || k >= (1ull << 40))
+			break;
+		k *= 4;
+	}
+	/* passes that already fill the window (one pass of a large call): as many as were timed */
+	if (ns >= CHASE_WINDOW_NS) {
+		*window_ns = ns;
+		return k;
+	}
+	*window_ns = CHASE_WINDOW_NS;
+	return ns ? k * CHASE_WINDOW_NS / ns : k;
+}
+
+/*
+ * One chase trial: the chase runs while the writers run passes passes (loaded: *window_ns
+ * becomes that batch's length), or alone for *window_ns (idle), so the two trials of a pair
+ * time windows of one length; ns per dependent load, and the writers' GB/s into *gbps.
  */
 static double chase_trial(struct victim_helper *h, const struct victim_run *r, bool loaded,
-			  uint64_t passes, uint64_t window_ns, double *gbps)
+			  uint64_t passes, uint64_t *window_ns, double *gbps)
 {
 	if (r->v->bytes <= r->llc_bytes)
 		ask(h, JOB_WARM);
@@ -297,8 +322,9 @@ static double chase_trial(struct victim_helper *h, const struct victim_run *r, b
 		struct batch_time bt = pool_batch(r->pool, r->task, passes);
 
 		*gbps = bt.ns ? (double)(pass_bytes(r->task) * passes) / (double)bt.ns : NAN;
+		*window_ns = bt.ns ? bt.ns : *window_ns;
 	} else {
-		uint64_t until = mono_ns() + window_ns;
+		uint64_t until = mono_ns() + *window_ns;
 
 		while (mono_ns() < until)
 			_mm_pause();
@@ -365,13 +391,8 @@ int victim_probe(struct victim_helper **helper, const struct victim_run *r,
 			victim_mode_name[v->mode], v->cpu, h->err);
 		return -1;
 	}
-	if (chase) {
-		/* one pass timed alone says how many make the window */
-		uint64_t pass_ns = pool_batch(r->pool, r->task, 1).ns;
-
-		passes = pass_ns && pass_ns < CHASE_WINDOW_NS ? CHASE_WINDOW_NS / pass_ns : 1;
-		window_ns = passes * (pass_ns ? pass_ns : 1);
-	}
+	if (chase)
+		passes = window_passes(r, &window_ns);
 	for (int i = 0; i < VICTIM_PAIRS; i++) {
 		double t[2], gbps = NAN;
 
@@ -380,7 +401,7 @@ int victim_probe(struct victim_helper **helper, const struct victim_run *r,
 			bool loaded = (k == 0) == (i % 2 == 1);
 			double g = NAN;
 
-			t[loaded] = chase ? chase_trial(h, r, loaded, passes, window_ns, &g)
+			t[loaded] = chase ? chase_trial(h, r, loaded, passes, &window_ns, &g)
 					  : victim_trial(h, r, loaded);
 			if (loaded)
 				gbps = g;
