@@ -466,16 +466,24 @@ def victim(run, rows, R, notes, args):
     ks = list(kernel_info([r for _, g in groups for r in g]))
     for key, grows in groups:
         sizes = sorted({ival(r, "ws_bytes") for r in grows})
-        series = [Series(k, by_kernel(grows, k), col("ws_bytes"), col("victim_slowdown"),
-                         strategy_colour(k, i), ylo=col("victim_slowdown_ci_low"),
-                         yhi=col("victim_slowdown_ci_high"), width=2)
-                  for i, k in enumerate(ks) if by_kernel(grows, k)]
+        present = [k for k in ks if by_kernel(grows, k)]
+        series = []
+        for i, k in enumerate(present):
+            # the kernels side by side around each size (a few % apart on the log axis), so
+            # their interval bars do not hide each other
+            dodge = 2 ** (0.06 * (i - (len(present) - 1) / 2))
+            series.append(Series(k, by_kernel(grows, k), lambda r, d=dodge: ival(r, "ws_bytes") * d,
+                                 col("victim_slowdown"), strategy_colour(k, ks.index(k)),
+                                 ylo=col("victim_slowdown_ci_low"),
+                                 yhi=col("victim_slowdown_ci_high"), width=2))
+        tics = ", ".join('"%s" %d' % (fmt_bytes(s), s) for s in sizes) if len(sizes) < 4 \
+            else binary_tics(sizes[0], sizes[-1])
         R.render("victim.gp", "victim-%s" % key_slug(key),
                  "%s\nwhat the writes cost a victim working set: its re-read after one pass of "
                  "the writers over without (bars: 95 %% intervals), per store strategy\n%s, "
                  "victim on CPU %s" % (
                      header(run), key_label(key), grows[0].get("victim_cpu", "?")),
-                 series, intervals=True, xtics=binary_tics(sizes[0], sizes[-1]), **xpad(sizes))
+                 series, intervals=True, xtics=tics, **xpad(sizes))
 
 
 def latency(run, rows, R, notes, args):
