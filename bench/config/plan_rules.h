@@ -64,8 +64,8 @@
 	"runs ceil(repetitions / rounds) repetitions; + first touch of grown buffers at " \
 	PLAN_STR(DRYRUN_FAULT_MBPS) " MB/s per thread, at most " PLAN_STR(DRYRUN_FAULT_TOTAL_GBPS) \
 	" GB/s in all; the DRAM canary's samples at the DRAM rate, the cache canaries' at the L3 " \
-	"rate; a victim's probe, each round, " PLAN_STR(VICTIM_PAIRS) " x (one pass + six reads " \
-	"of the victim at the L3 rate), a chase's " PLAN_STR(VICTIM_PAIRS) " x 2 x max(one pass, " \
+	"rate; a victim's probe, each round, " PLAN_STR(VICTIM_PAIRS) " x (two passes, the writers' and " \
+	"as long a wait, + six reads of the victim at the L3 rate), a chase's " PLAN_STR(VICTIM_PAIRS) " x 2 x max(one pass, " \
 	"20 ms); a point measured twice (quality " \
 	"short_batch or outlier) is not priced"
 

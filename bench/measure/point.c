@@ -25,9 +25,10 @@ uint64_t point_region_bytes(const struct point *p)
 
 double point_weight(const struct point *p)
 {
-	double victim = p->victim.mode == VICTIM_NONE ? 0 : VICTIM_PAIRS;
+	double victim = p->victim.mode == VICTIM_NONE ? 0 : 2 * VICTIM_PAIRS;
 
-	/* a probe's loaded trials each store the working set once more (a chase's, a window) */
+	/* a probe's pairs each store the working set once more and wait as long (a chase's, a
+	 * window each) */
 	return 1 + (double)point_ws_bytes(p) * p->threads / (32 << 20) * (1 + victim);
 }
 

@@ -2,7 +2,8 @@
  * victim.c — the victim and chase probes of a point: a helper thread, paired trials, medians.
  * Plain C, pthreads.  A trial's timed part runs on one CPU (the helper's, or the first writer's for
  * own), so no clock is compared across CPUs; each pair is an idle and a loaded trial back to back,
- * in alternating order, so host drift over a round moves both halves of a pair alike.
+ * in alternating order and of one length, so host drift and what mere time does to a resident
+ * working set move both halves of a pair alike.
  */
 #define _GNU_SOURCE
 #include "victim.h"
@@ -36,9 +37,10 @@ struct victim_helper {
 	pthread_t tid;
 	bool thread;            /* false for own: the jobs run on the caller, the first writer */
 	int cpu, node;          /* where it runs and first touches its buffer */
-	pthread_mutex_t mu;
+	pthread_mutex_t mu;     /* with cv: the helper sleeps here between probes */
 	pthread_cond_t cv;
-	enum job job;           /* the job asked for, JOB_NONE once done (under mu) */
+	_Atomic int job;        /* enum job asked for, JOB_NONE once done */
+	atomic_bool probing;    /* a probe runs: the helper spins between its jobs */
 	/* the job's parameters, set before it is asked for */
 	uint64_t bytes;         /* LAY, WARM, READ, CHECK: the span of the buffer */
 	enum laid want;         /* LAY: victim bytes or a chase cycle */
@@ -142,27 +144,55 @@ static void run_job(struct victim_helper *h, enum job job)
 	}
 }
 
+/*
+ * The helper's next job.  During a probe it spins (pause, no memory traffic) as a running thread
+ * of the victim's program would, rather than sleep: a sleeping core may go idle or, in a guest,
+ * to another guest between the warming and the re-read.  Between probes it sleeps, so no later
+ * point's writer shares its CPU with a spinning helper.
+ */
+static enum job next_job(struct victim_helper *h)
+{
+	int job;
+
+	while ((job = atomic_load_explicit(&h->job, memory_order_acquire)) == JOB_NONE) {
+		if (atomic_load_explicit(&h->probing, memory_order_relaxed)) {
+			_mm_pause();
+			continue;
+		}
+		pthread_mutex_lock(&h->mu);
+		while (atomic_load(&h->job) == JOB_NONE && !atomic_load(&h->probing))
+			pthread_cond_wait(&h->cv, &h->mu);
+		pthread_mutex_unlock(&h->mu);
+	}
+	return (enum job)job;
+}
+
 static void *helper_main(void *arg)
 {
 	struct victim_helper *h = arg;
+	enum job job;
 
-	pthread_mutex_lock(&h->mu);
-	for (;;) {
-		enum job job;
-
-		while (h->job == JOB_NONE)
-			pthread_cond_wait(&h->cv, &h->mu);
-		job = h->job;
-		if (job == JOB_QUIT)
-			break;
-		pthread_mutex_unlock(&h->mu);
+	while ((job = next_job(h)) != JOB_QUIT) {
 		run_job(h, job);
-		pthread_mutex_lock(&h->mu);
-		h->job = JOB_NONE;
-		pthread_cond_broadcast(&h->cv);
+		atomic_store_explicit(&h->job, JOB_NONE, memory_order_release);
 	}
-	pthread_mutex_unlock(&h->mu);
 	return NULL;
+}
+
+/* Wake a sleeping helper: something it waits for (a job, a probe) has changed. */
+static void wake(struct victim_helper *h)
+{
+	pthread_mutex_lock(&h->mu);
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+}
+
+/* A probe begins (the helper spins between jobs) or ends (it sleeps). */
+static void probing(struct victim_helper *h, bool on)
+{
+	atomic_store(&h->probing, on);
+	if (h->thread)
+		wake(h);
 }
 
 /* Hand job to the helper (or run it here, for own) and, unless it is a chase, wait for it. */
@@ -176,14 +206,12 @@ static void ask(struct victim_helper *h, enum job job)
 		atomic_store(&h->stop, false);
 		atomic_store(&h->running, false);
 	}
-	pthread_mutex_lock(&h->mu);
-	h->job = job;
-	pthread_cond_broadcast(&h->cv);
-	while (job != JOB_CHASE && h->job != JOB_NONE)
-		pthread_cond_wait(&h->cv, &h->mu);
-	pthread_mutex_unlock(&h->mu);
-	/* the window starts once the chase does: the helper was woken, not spinning */
-	while (job == JOB_CHASE && !atomic_load_explicit(&h->running, memory_order_acquire))
+	atomic_store_explicit(&h->job, job, memory_order_release);
+	if (!atomic_load(&h->probing))
+		wake(h);
+	/* the window starts once the chase does */
+	while (job == JOB_CHASE ? !atomic_load_explicit(&h->running, memory_order_acquire)
+				: atomic_load_explicit(&h->job, memory_order_acquire) != JOB_NONE)
 		_mm_pause();
 }
 
@@ -191,10 +219,8 @@ static void ask(struct victim_helper *h, enum job job)
 static void end_chase(struct victim_helper *h)
 {
 	atomic_store_explicit(&h->stop, true, memory_order_release);
-	pthread_mutex_lock(&h->mu);
-	while (h->job != JOB_NONE)
-		pthread_cond_wait(&h->cv, &h->mu);
-	pthread_mutex_unlock(&h->mu);
+	while (atomic_load_explicit(&h->job, memory_order_acquire) != JOB_NONE)
+		_mm_pause();
 }
 
 void victim_helper_stop(struct victim_helper *h)
@@ -202,10 +228,8 @@ void victim_helper_stop(struct victim_helper *h)
 	if (!h)
 		return;
 	if (h->thread) {
-		pthread_mutex_lock(&h->mu);
-		h->job = JOB_QUIT;
-		pthread_cond_broadcast(&h->cv);
-		pthread_mutex_unlock(&h->mu);
+		atomic_store(&h->job, JOB_QUIT);
+		wake(h);
 		pthread_join(h->tid, NULL);
 	}
 	pthread_mutex_destroy(&h->mu);
@@ -273,12 +297,29 @@ static uint64_t pass_bytes(const struct pool_task *task)
 	return b;
 }
 
-/* One victim trial: warm the victim, the writers' pass (loaded) or nothing, the timed re-read. */
-static double victim_trial(struct victim_helper *h, const struct victim_run *r, bool loaded)
+/* Busy-wait ns nanoseconds on the caller's CPU (no memory traffic but the clock's). */
+static void spin_for(uint64_t ns)
+{
+	uint64_t until = mono_ns() + ns;
+
+	while (mono_ns() < until)
+		_mm_pause();
+}
+
+/*
+ * One victim trial: warm the victim, then the writers' pass (loaded: *window_ns becomes its
+ * length) or as long a wait (idle), then the timed re-read, in ns per line.  The idle trial
+ * waits so that what time alone does to a resident working set (the host's interrupts and
+ * other guests on a VM, the OS's ticks) is in both trials of a pair and cancels in its ratio.
+ */
+static double victim_trial(struct victim_helper *h, const struct victim_run *r, bool loaded,
+			   uint64_t *window_ns)
 {
 	ask(h, JOB_WARM);
 	if (loaded)
-		pool_batch(r->pool, r->task, 1);
+		*window_ns = pool_batch(r->pool, r->task, 1).ns;
+	else
+		spin_for(*window_ns);
 	ask(h, JOB_READ);
 	return (double)h->ns / ((double)r->v->bytes / CHASE_NODE_BYTES);
 }
@@ -324,10 +365,7 @@ static double chase_trial(struct victim_helper *h, const struct victim_run *r, b
 		*gbps = bt.ns ? (double)(pass_bytes(r->task) * passes) / (double)bt.ns : NAN;
 		*window_ns = bt.ns ? bt.ns : *window_ns;
 	} else {
-		uint64_t until = mono_ns() + *window_ns;
-
-		while (mono_ns() < until)
-			_mm_pause();
+		spin_for(*window_ns);
 	}
 	end_chase(h);
 	return h->loads ? (double)h->ns / (double)h->loads : NAN;
@@ -367,13 +405,45 @@ static void summarize(const struct point_history *h, bool chase, struct victim_r
 	free(x);
 }
 
+/* VICTIM_PAIRS pairs of trials of r on h into hist; 0, or -1 when out of memory. */
+static int pairs(struct victim_helper *h, const struct victim_run *r, struct point_history *hist)
+{
+	bool chase = r->v->mode == VICTIM_CHASE;
+	uint64_t passes = 1, window_ns = 0;
+
+	/* the first idle trial waits as long as one pass timed here (it also warms the writers) */
+	if (chase)
+		passes = window_passes(r, &window_ns);
+	else
+		window_ns = pool_batch(r->pool, r->task, 1).ns;
+	for (int i = 0; i < VICTIM_PAIRS; i++) {
+		double t[2], gbps = NAN;
+
+		/* idle first in even pairs, loaded first in odd ones */
+		for (int k = 0; k < 2; k++) {
+			bool loaded = (k == 0) == (i % 2 == 1);
+			double g = NAN;
+
+			t[loaded] = chase ? chase_trial(h, r, loaded, passes, &window_ns, &g)
+					  : victim_trial(h, r, loaded, &window_ns);
+			if (loaded)
+				gbps = g;
+		}
+		if (!point_history_add_trial(hist, t[0], t[1], gbps)) {
+			fprintf(stderr, "storebench run: out of memory for the victim's trials\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int victim_probe(struct victim_helper **helper, const struct victim_run *r,
 		 struct point_history *hist, struct victim_result *out)
 {
 	const struct victim_spec *v = r->v;
 	bool chase = v->mode == VICTIM_CHASE;
 	struct victim_helper *h = helper_for(helper, v);
-	uint64_t passes = 1, window_ns = 0;
+	int rc;
 
 	*out = (struct victim_result){ .chase = chase, .idle_ns = NAN, .loaded_ns = NAN,
 				       .slowdown = NAN, .lo = NAN, .hi = NAN, .write_gbps = NAN };
@@ -391,26 +461,11 @@ int victim_probe(struct victim_helper **helper, const struct victim_run *r,
 			victim_mode_name[v->mode], v->cpu, h->err);
 		return -1;
 	}
-	if (chase)
-		passes = window_passes(r, &window_ns);
-	for (int i = 0; i < VICTIM_PAIRS; i++) {
-		double t[2], gbps = NAN;
-
-		/* idle first in even pairs, loaded first in odd ones */
-		for (int k = 0; k < 2; k++) {
-			bool loaded = (k == 0) == (i % 2 == 1);
-			double g = NAN;
-
-			t[loaded] = chase ? chase_trial(h, r, loaded, passes, &window_ns, &g)
-					  : victim_trial(h, r, loaded);
-			if (loaded)
-				gbps = g;
-		}
-		if (!point_history_add_trial(hist, t[0], t[1], gbps)) {
-			fprintf(stderr, "storebench run: out of memory for the victim's trials\n");
-			return -1;
-		}
-	}
+	probing(h, true);
+	rc = pairs(h, r, hist);
+	probing(h, false);
+	if (rc)
+		return rc;
 	if (!chase) {
 		ask(h, JOB_CHECK);
 		if (!h->ok) {

@@ -53,7 +53,7 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
 	if (p->victim.mode == VICTIM_CHASE)
 		s += VICTIM_PAIRS * 2 * (pass > CHASE_WINDOW_NS / 1e9 ? pass : CHASE_WINDOW_NS / 1e9);
 	else if (p->victim.mode != VICTIM_NONE)
-		s += VICTIM_PAIRS * (pass + 6 * (double)p->victim.bytes / (DRYRUN_GBPS_L3 * 1e9));
+		s += VICTIM_PAIRS * (2 * pass + 6 * (double)p->victim.bytes / (DRYRUN_GBPS_L3 * 1e9));
 	if (grows) {
 		double rate = p->threads * DRYRUN_FAULT_MBPS * 1e6;
 
