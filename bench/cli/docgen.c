@@ -92,6 +92,8 @@ static void roff_option(FILE *out, const char *name, const char *placeholder)
 
 static void man_presets(FILE *out)
 {
+	/* left-adjusted: a long list broken after its commas leaves lines with no space to stretch */
+	fputs(".ad l\n", out);
 	for (size_t p = 0; p < presets_count(); p++) {
 		const struct preset *pr = preset_at(p);
 
@@ -110,6 +112,7 @@ static void man_presets(FILE *out)
 			}
 		}
 	}
+	fputs(".ad b\n", out);
 }
 
 static void man_run_options(FILE *out)
