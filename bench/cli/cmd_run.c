@@ -365,11 +365,11 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 		return -1;
 	slot->stats = res.stats;
 	slot->measured = true;
-	/* over rounds, cv, outlier, shared_cpu and skew are judged again over all of them each
-	 * round (measure.h) */
+	/* over rounds, cv, outlier, shared_cpu, skew and victim_cold are judged again over all of
+	 * them each round (measure.h) */
 	if (o->rounds > 1)
 		slot->quality &= ~(unsigned)(QUALITY_cv | QUALITY_outlier | QUALITY_shared_cpu |
-					     QUALITY_skew);
+					     QUALITY_skew | QUALITY_victim_cold);
 	slot->quality |= res.quality;
 	slot->remeasured |= res.remeasured;
 	slot->failed = rc != 0;

@@ -736,8 +736,11 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		ok = v == 0;
 	}
 	stats_of(&rs, ok && rs.have[C_GBPS], &res->stats);
-	if (ok && p->victim.mode != VICTIM_NONE)
+	if (ok && p->victim.mode != VICTIM_NONE) {
 		res->stats.victim = victim;
+		if (victim.idle_ns > QUALITY_VICTIM_COLD * victim.warm_ns)
+			q |= QUALITY_victim_cold;
+	}
 	res->quality = q;
 	free(rs.cpu_ns);
 	free(rs.wall_ns);

@@ -54,7 +54,8 @@ bool point_history_add(struct point_history *h, const struct gbs_counter *c, siz
 	return true;
 }
 
-bool point_history_add_trial(struct point_history *h, double idle, double loaded, double gbps)
+bool point_history_add_trial(struct point_history *h, double idle, double loaded, double gbps,
+			     double warm)
 {
 	double *row;
 
@@ -73,6 +74,7 @@ bool point_history_add_trial(struct point_history *h, double idle, double loaded
 	row[0] = idle;
 	row[1] = loaded;
 	row[2] = gbps;
+	row[3] = warm;
 	return true;
 }
 

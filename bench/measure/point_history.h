@@ -34,7 +34,8 @@ struct point_history {
 	int nsample;       /* samples stored */
 	int sample_cap;    /* samples allocated */
 	/* the paired trials of the point's victim or chase (victim.h), over every round */
-	double *trial;     /* ntrial rows of TRIAL_WIDTH: idle ns, loaded ns, writers' GB/s */
+	double *trial;     /* ntrial rows of TRIAL_WIDTH: idle ns, loaded ns, writers' GB/s,
+			    * resident (warm) ns */
 	int ntrial;        /* trials stored */
 	int trial_cap;     /* trials allocated */
 	/* what the first round learned, so later rounds skip the search (measure.c) */
@@ -42,8 +43,9 @@ struct point_history {
 	int64_t iterations;  /* Google Benchmark iterations per repetition it settled on */
 };
 
-/* Values per trial row: the idle and loaded times and the writers' GB/s (NAN: not measured). */
-#define TRIAL_WIDTH 3
+/* Values per trial row: the idle and loaded times, the writers' GB/s and the resident time
+ * (NAN: not measured). */
+#define TRIAL_WIDTH 4
 
 /* An empty history of rows of width counters; NULL when out of memory. */
 struct point_history *point_history_new(int width);
@@ -72,7 +74,8 @@ double point_history_skew(const struct point_history *h, bool median);
 int point_history_samples(const struct point_history *h, int k, double *out);
 
 /* One paired trial; false (and h->failed) when out of memory. */
-bool point_history_add_trial(struct point_history *h, double idle, double loaded, double gbps);
+bool point_history_add_trial(struct point_history *h, double idle, double loaded, double gbps,
+			     double warm);
 
 /* Counter k's value in repetition i, NAN when that repetition did not report it. */
 double point_history_value(const struct point_history *h, int i, int k);

@@ -35,6 +35,10 @@ enum quality_reason { QUALITY_REASON_LIST(QUALITY_MASK_) };
 #define QUALITY_BATCH_NS_MIN 100000
 #define QUALITY_SKEW_MAX 0.05
 #define QUALITY_OUTLIER_MADS 5
+/* victim_cold above this idle / warm re-read time: the victim was no longer resident when the
+ * writes' cost was to be seen (on the Turin guest: 2 GiB of writes take 85 ms, after which an
+ * idle 512 KiB victim reads at 2 ns a line against 0.3 warm) */
+#define QUALITY_VICTIM_COLD 2
 /*
  * The vm drift band is wider than the canary's own sample-to-sample spread on a quiet guest
  * (4.6..5.65 GB/s, +-10%, over a quick run on the Skylake-SP KVM guest): at 0.1 every point of

@@ -11,6 +11,10 @@
 #ifndef STOREBENCH_QUALITY_REASONS_H
 #define STOREBENCH_QUALITY_REASONS_H
 
+/* A limit's value in a reason's text (the limits are quality.h's). */
+#define QUALITY_STR_(x) #x
+#define QUALITY_STR(x) QUALITY_STR_(x)
+
 #define QUALITY_REASON_LIST(REASON)                                                            \
 	REASON(shared_cpu, "a thread got less than --cpu-share-min of its CPU")                 \
 	REASON(cv, "GB/s over the repetitions varied more than --cv-max")                       \
@@ -19,7 +23,11 @@
 		     "the batches")                                                             \
 	REASON(drift, "the canary of its regime left its band, --drift-band around its median")  \
 	REASON(outlier, "a repetition further than --outlier-mads MADs and --cv-max from the "  \
-			"median")
+			"median")                                                               \
+	REASON(victim_cold, "the victim's idle re-read, after waiting as long as the writes "   \
+			    "took, was over " QUALITY_STR(QUALITY_VICTIM_COLD) " x slower than " \
+			    "right after warming: time alone evicted it, so no strategy's cost " \
+			    "can show")
 
 /* "name (why), " for every reason: the list as one string literal, for the help text. */
 #define QUALITY_REASON_HELP_(name, why) #name " (" why "), "

@@ -58,6 +58,7 @@ struct victim_helper {
 	_Alignas(64) atomic_bool stop;
 	/* results */
 	uint64_t ns;            /* READ, CHASE: the timed span */
+	uint64_t warm_ns;       /* WARM: its second pass, the victim resident */
 	uint64_t loads;         /* CHASE: dependent loads in it */
 	bool ok;                /* LAY: the buffer could be had; CHECK: every byte intact */
 	char err[200];          /* LAY: why not */
@@ -124,9 +125,12 @@ static void run_job(struct victim_helper *h, enum job job)
 		lay(h);
 		break;
 	case JOB_WARM:
-		/* twice: the second pass finds what the first one's own misses evicted */
+		/* twice: the second pass finds what the first one's own misses evicted, and is the
+		 * resident reference a trial's re-read is judged by */
 		sink = h->load(h->buf.region, h->bytes);
+		t0 = mono_ns();
 		sink = h->load(h->buf.region, h->bytes);
+		h->warm_ns = mono_ns() - t0;
 		break;
 	case JOB_READ:
 		t0 = mono_ns();
@@ -313,15 +317,18 @@ static void spin_for(uint64_t ns)
  * other guests on a VM, the OS's ticks) is in both trials of a pair and cancels in its ratio.
  */
 static double victim_trial(struct victim_helper *h, const struct victim_run *r, bool loaded,
-			   uint64_t *window_ns)
+			   uint64_t *window_ns, double *warm)
 {
+	double lines = (double)r->v->bytes / CHASE_NODE_BYTES;
+
 	ask(h, JOB_WARM);
+	*warm = (double)h->warm_ns / lines;
 	if (loaded)
 		*window_ns = pool_batch(r->pool, r->task, 1).ns;
 	else
 		spin_for(*window_ns);
 	ask(h, JOB_READ);
-	return (double)h->ns / ((double)r->v->bytes / CHASE_NODE_BYTES);
+	return (double)h->ns / lines;
 }
 
 /*
@@ -375,11 +382,11 @@ static double chase_trial(struct victim_helper *h, const struct victim_run *r, b
 static void summarize(const struct point_history *h, bool chase, struct victim_result *out)
 {
 	size_t n = (size_t)h->ntrial;
-	double *x = malloc((n ? n : 1) * 4 * sizeof *x), *idle, *loaded, *ratio, *gbps;
+	double *x = malloc((n ? n : 1) * 5 * sizeof *x), *idle, *loaded, *ratio, *gbps, *warm;
 
-	*out = (struct victim_result){ .trials = h->ntrial, .chase = chase, .idle_ns = NAN,
-				       .loaded_ns = NAN, .slowdown = NAN, .lo = NAN, .hi = NAN,
-				       .write_gbps = NAN };
+	*out = (struct victim_result){ .trials = h->ntrial, .chase = chase, .warm_ns = NAN,
+				       .idle_ns = NAN, .loaded_ns = NAN, .slowdown = NAN, .lo = NAN,
+				       .hi = NAN, .write_gbps = NAN };
 	if (!x || !n) {
 		free(x);
 		return;
@@ -388,6 +395,7 @@ static void summarize(const struct point_history *h, bool chase, struct victim_r
 	loaded = x + n;
 	ratio = x + 2 * n;
 	gbps = x + 3 * n;
+	warm = x + 4 * n;
 	for (size_t i = 0; i < n; i++) {
 		const double *t = h->trial + i * TRIAL_WIDTH;
 
@@ -395,6 +403,7 @@ static void summarize(const struct point_history *h, bool chase, struct victim_r
 		loaded[i] = t[1];
 		ratio[i] = t[1] / t[0];
 		gbps[i] = t[2];
+		warm[i] = t[3];
 	}
 	out->idle_ns = stats_median(idle, n);
 	out->loaded_ns = stats_median(loaded, n);
@@ -402,6 +411,8 @@ static void summarize(const struct point_history *h, bool chase, struct victim_r
 		out->lo = out->hi = NAN;
 	if (chase)
 		out->write_gbps = stats_median(gbps, n);
+	else
+		out->warm_ns = stats_median(warm, n);
 	free(x);
 }
 
@@ -417,19 +428,21 @@ static int pairs(struct victim_helper *h, const struct victim_run *r, struct poi
 	else
 		window_ns = pool_batch(r->pool, r->task, 1).ns;
 	for (int i = 0; i < VICTIM_PAIRS; i++) {
-		double t[2], gbps = NAN;
+		double t[2], gbps = NAN, warm = NAN;
 
 		/* idle first in even pairs, loaded first in odd ones */
 		for (int k = 0; k < 2; k++) {
 			bool loaded = (k == 0) == (i % 2 == 1);
-			double g = NAN;
+			double g = NAN, w = NAN;
 
 			t[loaded] = chase ? chase_trial(h, r, loaded, passes, &window_ns, &g)
-					  : victim_trial(h, r, loaded, &window_ns);
+					  : victim_trial(h, r, loaded, &window_ns, &w);
 			if (loaded)
 				gbps = g;
+			else
+				warm = w; /* the idle trial's: the reference of its re-read */
 		}
-		if (!point_history_add_trial(hist, t[0], t[1], gbps)) {
+		if (!point_history_add_trial(hist, t[0], t[1], gbps, warm)) {
 			fprintf(stderr, "storebench run: out of memory for the victim's trials\n");
 			return -1;
 		}
@@ -445,8 +458,9 @@ int victim_probe(struct victim_helper **helper, const struct victim_run *r,
 	struct victim_helper *h = helper_for(helper, v);
 	int rc;
 
-	*out = (struct victim_result){ .chase = chase, .idle_ns = NAN, .loaded_ns = NAN,
-				       .slowdown = NAN, .lo = NAN, .hi = NAN, .write_gbps = NAN };
+	*out = (struct victim_result){ .chase = chase, .warm_ns = NAN, .idle_ns = NAN,
+				       .loaded_ns = NAN, .slowdown = NAN, .lo = NAN, .hi = NAN,
+				       .write_gbps = NAN };
 	if (!h)
 		return -1;
 	h->bytes = v->bytes;

@@ -48,6 +48,8 @@ struct victim_spec {
 struct victim_result {
 	int trials;        /* paired trials behind them; -1: the point has no victim */
 	bool chase;        /* a chase's numbers (the chase_ columns), else a victim's */
+	double warm_ns;    /* victim: median ns per line of the warming's second read, resident:
+			    * the reference idle_ns is judged by (quality victim_cold); chase: NAN */
 	double idle_ns;    /* median ns per line re-read (victim) or per dependent load (chase),
 			    * without writes */
 	double loaded_ns;  /* the same after the writes (victim) or while they run (chase) */

@@ -195,6 +195,10 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 		if (st->victim.trials >= 0)
 			put(f, "%d", st->victim.trials);
 		break;
+	case COL_victim_ns_per_line_warm:
+		if (st->victim.trials >= 0 && !st->victim.chase)
+			number(f, "%.4g", st->victim.warm_ns);
+		break;
 	case COL_victim_ns_per_line_idle:
 	case COL_victim_ns_per_line:
 	case COL_victim_slowdown:

@@ -29,7 +29,7 @@ static const char want_meta[] =
 	"# quality_profile=metal\n# quality_cpu_share_min=0.9\n# quality_cv_max=0.05\n"
 	"# quality_batch_ns_min=100000\n# quality_skew_max=0.05\n# quality_outlier_mads=5\n"
 	"# quality_drift_band=0.05\n"
-	"# quality_reasons=shared_cpu,cv,short_batch,skew,drift,outlier\n"
+	"# quality_reasons=shared_cpu,cv,short_batch,skew,drift,outlier,victim_cold\n"
 	"# quality_why_shared_cpu=a thread got less than --cpu-share-min of its CPU\n"
 	"# quality_why_cv=";
 
@@ -43,7 +43,8 @@ int main(void)
 	format_is(0, "ok");
 	format_is(QUALITY_cv, "cv");
 	format_is(QUALITY_outlier | QUALITY_shared_cpu | QUALITY_skew, "shared_cpu;skew;outlier");
-	format_is((1u << QUALITY_REASONS) - 1, "shared_cpu;cv;short_batch;skew;drift;outlier");
+	format_is((1u << QUALITY_REASONS) - 1,
+		  "shared_cpu;cv;short_batch;skew;drift;outlier;victim_cold");
 
 	CHECK(quality_profile("metal", &metal) && quality_profile("vm", &vm), "both profiles exist");
 	CHECK(!quality_profile("cloud", &l) && !quality_profile("", &l), "no other profile");
@@ -60,7 +61,9 @@ int main(void)
 	/* the limits, then the reasons: the column's words are an interface (every CSV reader
 	 * splits on them), so this test pins them where quality_reasons.h lists them */
 	CHECK(text && !strncmp(text, want_meta, sizeof want_meta - 1) &&
-	      strstr(text, "\n# quality_why_outlier=a repetition further than"),
+	      strstr(text, "\n# quality_why_outlier=a repetition further than") &&
+	      strstr(text, "\n# quality_why_victim_cold=the victim's idle re-read, after waiting "
+			   "as long as the writes took, was over 2 x slower"),
 	      "metadata lines:\n%s", text ? text : "(none)");
 	free(text);
 

@@ -26,6 +26,8 @@ static void expect_result(const char *what, const struct victim_result *r, int t
 	      r->slowdown, r->lo, r->hi);
 	CHECK(chase ? r->write_gbps > 0 : isnan(r->write_gbps), "%s: writers' GB/s %g", what,
 	      r->write_gbps);
+	CHECK(chase ? isnan(r->warm_ns) : r->warm_ns > 0, "%s: resident read %g ns a line", what,
+	      r->warm_ns);
 }
 
 /* Two rounds of v's probe: the trials gather, the writers' bytes stay verified. */

@@ -258,7 +258,8 @@ static void victim_probe_columns(void)
 		struct point_stats st = full_stats();
 		struct csv_measured m = { .stats = &st, .i = i };
 
-		st.victim = (struct victim_result){ .trials = 16, .chase = chase, .idle_ns = 0.5,
+		st.victim = (struct victim_result){ .trials = 16, .chase = chase,
+						     .warm_ns = chase ? NAN : 0.25, .idle_ns = 0.5,
 						     .loaded_ns = 1.5, .slowdown = 3, .lo = 2.5,
 						     .hi = 3.5, .write_gbps = chase ? 12.5 : NAN };
 		CHECK(row_of(&pts[i], &o, &m, f) == COL_COUNT, "%s: fields", pts[i].name);
