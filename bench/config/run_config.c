@@ -635,6 +635,7 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 	const struct cpu_info *cpu = &m->cpu;
 	const struct preset *preset;
 	const struct list_grammar offsets = { .min = 0, .max = 63 };
+	const struct list_grammar delays = { .min = 0, .max = VICTIM_DELAY_MAX_NS };
 	char err[512];
 	int rc;
 
@@ -653,6 +654,7 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 	o->rw_layout_spec = v[OPT_rw_layout];
 	o->chunk_spec = v[OPT_chunk];
 	o->victim_spec = v[OPT_victim];
+	o->victim_delay_spec = v[OPT_victim_delay];
 	rc = parse_scalars(v, o);
 	if (rc)
 		return rc;
@@ -672,6 +674,8 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 		return 2;
 	if (!u64_list_parse(o->misalign_spec, &offsets, &o->misalign, err, sizeof err))
 		return list_fail("--misalign", o->misalign_spec, err);
+	if (!u64_list_parse(o->victim_delay_spec, &delays, &o->victim_delay, err, sizeof err))
+		return list_fail("--victim-delay", o->victim_delay_spec, err);
 	rc = parse_where(v, o);
 	if (rc)
 		return rc;
@@ -710,5 +714,6 @@ void run_config_free(struct run_config *o)
 	u64_list_free(&o->call);
 	u64_list_free(&o->threads);
 	u64_list_free(&o->misalign);
+	u64_list_free(&o->victim_delay);
 	u64_list_free(&o->chunk);
 }

@@ -71,6 +71,8 @@ struct run_config {
 	struct u64_list chunk;       /* bytes per read or write call below rw 100 */
 	struct victim_item *victim;  /* an axis of store points: what runs beside the writers */
 	size_t nvictim;
+	const char *victim_delay_spec;
+	struct u64_list victim_delay; /* an axis of chases: ns a writer waits after each pass */
 	const struct load_kernel *load; /* the one read kernel of the run */
 	struct placement placement;
 	struct membind bind;

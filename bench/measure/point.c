@@ -49,7 +49,7 @@ const char *point_rw_text(const struct point *p, char *buf, size_t len)
 void point_name(struct point *p)
 {
 	struct shown_sizes s = point_shown(p);
-	char ws[48], mis[32] = "", mix[48] = "", pct[16], vic[48] = "";
+	char ws[48], mis[32] = "", mix[48] = "", pct[16], vic[72] = "";
 
 	if (s.mode == WS_CALL)
 		snprintf(ws, sizeof ws, "%llu", (unsigned long long)s.ws);
@@ -63,8 +63,9 @@ void point_name(struct point *p)
 	else if (p->kind == POINT_MIX && p->mix.layout != RW_LAYOUT_spread)
 		snprintf(mix, sizeof mix, "/layout:%s", rw_layout_name(p->mix.layout));
 	if (p->victim.mode != VICTIM_NONE)
-		snprintf(vic, sizeof vic, "/victim:%s:%llu", victim_mode_name[p->victim.mode],
-			 (unsigned long long)p->victim.bytes);
+		snprintf(vic, sizeof vic, "/victim:%s:%llu%s%.0llu", victim_mode_name[p->victim.mode],
+			 (unsigned long long)p->victim.bytes, p->victim.delay_ns ? "/delay:" : "",
+			 (unsigned long long)p->victim.delay_ns);
 	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:%s%s%s%s", p->k->name,
 		 (unsigned long long)s.call, ws, p->threads, point_rw_text(p, pct, sizeof pct), mix, mis,
 		 vic);

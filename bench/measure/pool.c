@@ -82,10 +82,21 @@ static void batch(struct pool_thread *t, const struct pool_work *w)
 		cy0 = cycles_read(t->cycles_fd);
 	t->t0_ns = mono_ns();
 	t->c0 = tsc_read();
-	if (w->reads_until_stop)
+	if (w->reads_until_stop) {
 		t->read_bytes = plan_read_until(w->plan, base, task->load, &p->stop);
-	else
+	} else if (task->pass_delay_ns) {
+		/* a lower rate on purpose: the wait is part of the window, as MLC's delay is */
+		for (uint64_t r = 0; r < p->passes; r++) {
+			uint64_t until;
+
+			plan_run(w->plan, base, task->store, task->load, task->fill, 1);
+			until = mono_ns() + task->pass_delay_ns;
+			while (mono_ns() < until)
+				_mm_pause();
+		}
+	} else {
 		plan_run(w->plan, base, task->store, task->load, task->fill, p->passes);
+	}
 	if (task->slowdown > 0 && !w->reads_until_stop) {
 		/* diagnostic: a real, proportional loss of throughput inside the timed window */
 		uint64_t work = mono_ns() - t->t0_ns;

@@ -42,6 +42,8 @@ struct pool_task {
 	double slowdown;         /* BATCH: extra busy time as a fraction of the work time */
 	uint64_t stall_ns;       /* BATCH: thread 0 sleeps this long in its timed window */
 	uint64_t late_ns;        /* BATCH, 2+ threads: the last starts this long past the barrier */
+	uint64_t pass_delay_ns;  /* BATCH: each thread waits this long after each pass (a chase's
+				  * loaded window at a lower write rate, victim.h) */
 	const struct pool_work *work; /* PREFILL, BATCH, VERIFY: thread i's part at work[i] */
 };
 

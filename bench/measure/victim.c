@@ -417,10 +417,17 @@ static void summarize(const struct point_history *h, bool chase, struct victim_r
 }
 
 /* VICTIM_PAIRS pairs of trials of r on h into hist; 0, or -1 when out of memory. */
-static int pairs(struct victim_helper *h, const struct victim_run *r, struct point_history *hist)
+static int pairs(struct victim_helper *h, const struct victim_run *r0, struct point_history *hist)
 {
-	bool chase = r->v->mode == VICTIM_CHASE;
+	bool chase = r0->v->mode == VICTIM_CHASE;
 	uint64_t passes = 1, window_ns = 0;
+	/* a chase's writers wait after each pass as --victim-delay says (victims: never) */
+	struct pool_task task = *r0->task;
+	struct victim_run run = *r0;
+	const struct victim_run *r = &run;
+
+	task.pass_delay_ns = chase ? r0->v->delay_ns : 0;
+	run.task = &task;
 
 	/* the first idle trial waits as long as one pass timed here (it also warms the writers) */
 	if (chase)

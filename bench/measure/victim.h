@@ -32,8 +32,12 @@ struct victim_spec {
 	enum victim_mode mode;
 	uint64_t bytes; /* the victim's working set, or the chase's buffer */
 	int cpu;        /* where it runs (own: the first writer's CPU); -1 for none */
+	uint64_t delay_ns; /* chase: each writer waits this long after each pass while it runs */
 	int node;       /* that CPU's NUMA node, where its buffer is first touched */
 };
+
+/* --victim-delay's largest wait after a writer's pass: a second. */
+#define VICTIM_DELAY_MAX_NS 1000000000
 
 /* Paired trials per round: enough for a 95 % interval of the median ratio from one round. */
 #define VICTIM_PAIRS 8

@@ -135,6 +135,10 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 		if (p->victim.mode != VICTIM_NONE)
 			put(f, "%d", p->victim.cpu);
 		break;
+	case COL_victim_delay_ns:
+		if (p->victim.mode == VICTIM_CHASE)
+			put(f, "%llu", (unsigned long long)p->victim.delay_ns);
+		break;
 	case COL_repetitions: put(f, "%d", st->repetitions); break;
 	case COL_iterations:
 		if (st->iterations >= 0)

@@ -199,6 +199,8 @@ static void print_victim(FILE *out, const struct run_config *o, const struct poi
 		fprintf(out, " victim_l3=%s victim_package=%s",
 			v->cache[TOPO_L3] == w->cache[TOPO_L3] ? "same" : "other",
 			v->package == w->package ? "same" : "other");
+	if (p->victim.mode == VICTIM_CHASE)
+		fprintf(out, " victim_delay_ns=%llu", (unsigned long long)p->victim.delay_ns);
 }
 
 int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,

@@ -89,6 +89,8 @@ static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *ma
 	metadata_kv(m, "", "chunk_bytes", "%s", buf);
 	metadata_kv(m, "", "read_kernel", "%s", o->load->name);
 	metadata_kv(m, "", "victim", "%s", o->victim_spec);
+	join_list(&o->victim_delay, buf, sizeof buf);
+	metadata_kv(m, "", "victim_delay_ns", "%s", buf);
 	metadata_kv(m, "", "victim_pairs", "%d", VICTIM_PAIRS);
 	metadata_kv(m, "", "chase_window_ns", "%llu", CHASE_WINDOW_NS);
 	if (o->repetitions > 0 && !gbflag_given(cl->gb, cl->ngb, "benchmark_repetitions"))

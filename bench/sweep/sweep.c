@@ -26,6 +26,7 @@
 	X(RW_LAYOUT, "--rw-layout", o->nrw_layout)  \
 	X(CHUNK,     "--chunk",     o->chunk.n)     \
 	X(VICTIM,    "--victim",    o->nvictim)     \
+	X(DELAY,     "--victim-delay", o->victim_delay.n) \
 	X(KERNEL,    "--kernels",   o->sel.n)
 
 enum axis {
@@ -118,6 +119,10 @@ static struct victim_spec combo_victim(const struct combo *c, const struct point
 	const struct run_config *o = c->o;
 	const struct victim_item *it = &o->victim[c->at[AXIS_VICTIM]];
 	struct victim_spec v = { .mode = it->mode, .bytes = it->bytes, .cpu = -1, .node = 0 };
+
+	/* only a chase runs beside the writers' passes, so only a chase has them wait */
+	if (v.mode == VICTIM_CHASE)
+		v.delay_ns = o->victim_delay.v[c->at[AXIS_DELAY]];
 	const struct topo_pu *pu;
 
 	if (v.mode == VICTIM_OWN)
@@ -277,6 +282,14 @@ static enum verdict split_ratio_rounded(const struct combo *c, const struct poin
 		p->mix.rw.total_parts != asked->total_parts) ? NOTE : KEEP;
 }
 
+/* A delay is a chase's axis: any other point is the same whatever it says, so the first only. */
+static enum verdict delay_is_a_chase_axis(const struct combo *c, const struct point *p, char *err,
+					  size_t errlen)
+{
+	(void)err, (void)errlen;
+	return p->victim.mode != VICTIM_CHASE && c->at[AXIS_DELAY] ? SKIP : KEEP;
+}
+
 /* A victim stands beside store points: a mix's own reads are what it measures already. */
 static enum verdict victim_beside_stores(const struct combo *c, const struct point *p, char *err,
 					 size_t errlen)
@@ -296,6 +309,7 @@ static enum verdict victim_has_a_core(const struct combo *c, const struct point 
 /* In order: the first SKIP or REFUSE decides, so a skipped combination is counted once. */
 static const struct rule rules[] = {
 	{ "store points ignore the mix axes", NO_COUNTER, store_ignores_mix_axes },
+	{ "only a chase has a delay", NO_COUNTER, delay_is_a_chase_axis },
 	{ "layout is an interleave axis", NO_COUNTER, layout_interleave_only },
 	{ "a call fits its working set", SKIPPED, call_within_ws },
 	{ "a mix walks its region in order", SKIPPED_RW, mix_walks_in_order },

@@ -28,7 +28,7 @@ char *sweep_axis_options(char *buf, size_t len);
 /*
  * The points of o that pass the benchmark filter, in the order of one walk over the axes:
  * threads, then working set, then call size, then misalignment, then rw ratio, mode, layout and
- * chunk, then victim, then kernel, so buffers grow monotonically and are reused across kernels.  Rules drop
+ * chunk, then victim and its delay, then kernel, so buffers grow monotonically and are reused across kernels.  Rules drop
  * the combinations that are no point: *skipped counts those whose call exceeds an explicit
  * working set, *skipped_rw those a read/write mix cannot have (cold/random working sets; split at
  * 1 thread when interleave is also asked for), *rounded_split the split points whose ratio whole

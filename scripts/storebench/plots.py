@@ -495,15 +495,19 @@ def latency(run, rows, R, notes, args):
     for key, grows in groups:
         series = []
         for i, k in enumerate(ks):
-            for r in by_kernel(grows, k):
-                # the chase alone is the strategy's point at 0 GB/s, beside the writers its loaded one
-                idle = dict(r, chase_write_gbps="0", chase_ns_median=r.get("chase_ns_idle"))
-                series.append(Series("%s, %s" % (k, fmt_bytes(ival(r, "ws_bytes"))), [idle, r],
-                                     col("chase_write_gbps"), col("chase_ns_median"),
-                                     strategy_colour(k, i), width=2))
+            krows = sorted(by_kernel(grows, k), key=lambda r: ival(r, "victim_delay_ns") or 0)
+            if not krows:
+                continue
+            # the chase alone is the strategy's point at 0 GB/s (its undelayed row's idle), beside
+            # the writers at each --victim-delay one more: MLC's loaded-latency curve
+            idle = dict(krows[0], chase_write_gbps="0", chase_ns_median=krows[0].get("chase_ns_idle"))
+            series.append(Series("%s, %s" % (k, fmt_bytes(ival(krows[0], "ws_bytes"))),
+                                 [idle] + krows, col("chase_write_gbps"), col("chase_ns_median"),
+                                 strategy_colour(k, i), width=2))
         R.render("latency.gp", "latency-%s" % key_slug(key),
                  "%s\nloaded latency: a pointer chase's ns per dependent load, alone and beside "
-                 "the writers, per store strategy\n%s, chase on CPU %s" % (
+                 "the writers (each --victim-delay a point), per store strategy\n%s, chase on "
+                 "CPU %s" % (
                      header(run), key_label(key), grows[0].get("victim_cpu", "?")), series)
 
 

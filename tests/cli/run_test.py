@@ -74,6 +74,7 @@ def errors():
         (["--victim", "nearby:4KiB"], "unknown victim mode"),
         (["--victim", "own:32"], "victim smaller than a line"),
         (["--victim", "chase"], "victim without a size"),
+        (["--victim-delay", "2000000000"], "victim delay above a second"),
     ]
     if not huge:
         cases.append((["--pages", "hugetlb"], "hugetlb with none reserved"))
@@ -285,7 +286,9 @@ def victim():
     other = len(os.sched_getaffinity(0)) > 1
     victims = "none,own:L1d,own:8KiB..16KiB" + (",chase:64KiB,remote:L1d,shared:L1d" if other else "")
     with tempfile.TemporaryDirectory() as d:
-        r = run(common + ["--victim", victims, "--rw", "100,50", "--csv", "v.csv"], d)
+        # a delay is a chase's axis: the other points are measured once, at no delay
+        r = run(common + ["--victim", victims, "--victim-delay", "0,1000000", "--rw", "100,50",
+                          "--csv", "v.csv"], d)
         check(r.returncode == 0, f"victim run exit {r.returncode}: {r.stderr[-1000:]}")
         check("victim combinations skipped" in r.stderr,
               f"no note on the mix's (or a missing core's) victims: {r.stderr[-500:]}")
@@ -302,15 +305,16 @@ def victim():
                 check("/victim:" not in x["point"], f"name of a point without a victim: {x}")
                 continue
             check(x["rw_ratio"] == "100", f"a mix with a victim: {x['point']}")
-            check(x["point"].endswith(f"/victim:{x['victim']}:{x['victim_bytes']}"),
-                  f"victim name: {x['point']}")
             check(int(x["victim_bytes"]) % 64 == 0 and int(x["victim_trials"]) == 8,
                   f"victim bytes and trials: {x}")
             kind = "chase_" if x["victim"] == "chase" else "victim_"
-            mine = [c for c in probe if c.startswith(kind)]
+            mine = [c for c in probe if c.startswith(kind) and c != "victim_delay_ns"] + \
+                (["victim_delay_ns"] if kind == "chase_" else [])
             check(all(x[c] != "" for c in mine), f"{kind} columns missing: {x['point']}")
             check(all(x[c] == "" for c in probe if c not in mine and c != "victim_trials"),
                   f"the other probe's columns filled: {x['point']}")
+            check(x["point"].split("/victim:")[1].split("/")[0] ==
+                  f"{x['victim']}:{x['victim_bytes']}", f"victim name: {x['point']}")
             pre = "chase" if kind == "chase_" else "victim"
             lo, mid, hi = (float(x[f"{pre}_slowdown{s}"]) for s in ("_ci_low", "", "_ci_high"))
             check(0 < lo <= mid <= hi, f"{pre} interval {lo} {mid} {hi}: {x['point']}")
@@ -322,7 +326,15 @@ def victim():
         check([x["victim"] for x in by.get(("50", "none"), [])] == ["none"],
               "the mix runs once, without a victim")
         if other:
-            check(len(by.get(("100", "chase"), [])) == 1, "one chase row")
+            chases = sorted(by.get(("100", "chase"), []), key=lambda x: int(x["victim_delay_ns"]))
+            check([x["victim_delay_ns"] for x in chases] == ["0", "1000000"],
+                  f"a chase row per delay: {[x['point'] for x in chases]}")
+            # 1 ms after each 256 KiB pass (some microseconds of stores) is nearly all wait: the
+            # writers' rate beside the chase must fall by far more than any noise
+            if len(chases) == 2:
+                slow, fast = (float(x["chase_write_gbps"]) for x in chases[::-1])
+                check(chases[1]["point"].endswith("/delay:1000000") and slow < fast / 10,
+                      f"delay honoured: {slow} GB/s against {fast} undelayed")
         print(f"ok: victims over {len(rows)} rows")
 
 

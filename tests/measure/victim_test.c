@@ -81,12 +81,14 @@ int main(void)
 	pool_batch(&pool, &task, 1);
 
 	two_rounds(&helper, &pool, &task,
-		   &(struct victim_spec){ VICTIM_OWN, VICTIM, 0, 0 }, "own");
+		   &(struct victim_spec){ .mode = VICTIM_OWN, .bytes = VICTIM, .cpu = 0 }, "own");
 	if (online > 1) {
 		two_rounds(&helper, &pool, &task,
-			   &(struct victim_spec){ VICTIM_REMOTE, VICTIM, 1, 0 }, "victim on CPU 1");
+			   &(struct victim_spec){ .mode = VICTIM_REMOTE, .bytes = VICTIM, .cpu = 1 },
+			   "victim on CPU 1");
 		two_rounds(&helper, &pool, &task,
-			   &(struct victim_spec){ VICTIM_CHASE, CHASE, 1, 0 }, "chase on CPU 1");
+			   &(struct victim_spec){ .mode = VICTIM_CHASE, .bytes = CHASE, .cpu = 1 },
+			   "chase on CPU 1");
 	} else {
 		printf("victim_test: one CPU online: the helper-thread probes are not run\n");
 	}

@@ -104,6 +104,8 @@ static struct point_stats full_stats(void)
  * the other probe's and a row without a victim leave them empty (victim_probe_columns). */
 static bool probe_column(const char *name, int c, bool chase)
 {
+	if (c == COL_victim_delay_ns)
+		return chase; /* a chase's axis, named as its victim's */
 	return !strncmp(name, chase ? "chase_" : "victim_", chase ? 6 : 7) ||
 	       c == COL_victim_trials || c == COL_victim_bytes || c == COL_victim_cpu;
 }

@@ -227,8 +227,8 @@ def errors():
     # too many combinations: the message names the axes in the order of the walk
     r = run(["--kernels=all", "--threads=1", "--call=64..640000:+64", "--misalign=0..63:+1",
              "--benchmark_list_tests"])
-    axes = ("--threads, --ws, --call, --misalign, --rw, --rw-mode, --rw-layout, --chunk, --victim "
-            "and --kernels")
+    axes = ("--threads, --ws, --call, --misalign, --rw, --rw-mode, --rw-layout, --chunk, --victim, "
+            "--victim-delay and --kernels")
     check(r.returncode == 2 and f"combinations of {axes}; use shorter lists" in r.stderr,
           f"combinations: exit {r.returncode}: {r.stderr.strip()}")
     print("ok: too many combinations, axes named in walk order")

@@ -201,7 +201,7 @@ static void walk_order(void)
 	free(s.pts);
 	CHECK(!strcmp(sweep_axis_options(axes, sizeof axes),
 		      "--threads, --ws, --call, --misalign, --rw, --rw-mode, --rw-layout, --chunk, "
-		      "--victim and --kernels"), "axes: %s", axes);
+		      "--victim, --victim-delay and --kernels"), "axes: %s", axes);
 }
 
 int main(int argc, char **argv)
