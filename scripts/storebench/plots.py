@@ -450,20 +450,23 @@ def strategy_colour(kernel, i):
     return "#000000" if kernel == BASELINE else PALETTE[i % len(PALETTE)]
 
 
-def victim_groups(run, rows, chase):
-    """[(key, rows)] of the victim rows (chase or not) grouped on everything but the kernel and the
-    call size; () with a note's reason when there are none."""
+def victim_groups(run, rows, chase, notes):
+    """([(key, rows)], kernels in file order) of the victim rows (chase or not), grouped on all but
+    the kernel, the call size and the delay; None after a note when there are none."""
     rows = [r for r in rows if has_victim(r) and (r["victim"] == "chase") == chase]
+    if not rows:
+        notes.append("latency: skipped, the CSV has no chase rows (--victim chase:SIZE)" if chase
+                     else "victim: skipped, the CSV has no victim rows (--victim own:SIZE, ...)")
+        return None
     keys = ["victim", "victim_bytes", "threads"] + run.axes(CONFIG + ("misalign_bytes",), rows)
-    return group_rows(run, rows, keys) if rows else ()
+    return group_rows(run, rows, keys), list(kernel_info(rows))
 
 
 def victim(run, rows, R, notes, args):
-    groups = victim_groups(run, rows, False)
-    if not groups:
-        notes.append("victim: skipped, the CSV has no victim rows (--victim own:SIZE, ...)")
+    found = victim_groups(run, rows, False, notes)
+    if not found:
         return
-    ks = list(kernel_info([r for _, g in groups for r in g]))
+    groups, ks = found
     for key, grows in groups:
         sizes = sorted({ival(r, "ws_bytes") for r in grows})
         present = [k for k in ks if by_kernel(grows, k)]
@@ -487,11 +490,10 @@ def victim(run, rows, R, notes, args):
 
 
 def latency(run, rows, R, notes, args):
-    groups = victim_groups(run, rows, True)
-    if not groups:
-        notes.append("latency: skipped, the CSV has no chase rows (--victim chase:SIZE)")
+    found = victim_groups(run, rows, True, notes)
+    if not found:
         return
-    ks = list(kernel_info([r for _, g in groups for r in g]))
+    groups, ks = found
     for key, grows in groups:
         series = []
         for i, k in enumerate(ks):

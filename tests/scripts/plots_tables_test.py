@@ -464,6 +464,51 @@ def outdir_faults(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def victim(storebench, src):
+    """A tiny real run with victims and a chase at two delays: the victim and latency plots
+    render (and the bandwidth ones leave those rows out), the victim section tabulates every
+    victim row with its interval, and the other sections say the rows are the victim's."""
+    if shutil.which("gnuplot") is None:
+        print("SKIP: gnuplot not installed")
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix="sb-victim-")
+    try:
+        csv = os.path.join(tmp, "victim.csv")
+        chase = ",chase:64KiB" if len(os.sched_getaffinity(0)) > 1 else ""
+        r = run([storebench, "run", "--kernels", "memset,rep_stosb", "--call", "256KiB",
+                 "--threads", "1", "--victim", "own:16KiB,own:64KiB" + chase, "--victim-delay",
+                 "0,100000", "--min-time", "0.002", "--repetitions", "1", "--csv", csv])
+        if r.returncode != 0:
+            fail("victim run failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
+        out = os.path.join(tmp, "plots")
+        r = run([os.path.join(src, "scripts/plot"), "-o", out, csv])
+        if r.returncode != 0 or r.stderr:
+            fail("scripts/plot: exit %d, stderr: %s" % (r.returncode, r.stderr))
+        files = [l for l in r.stdout.splitlines() if not l.startswith("note: ")]
+        made = {os.path.splitext(os.path.basename(f))[0] for f in files}
+        want = {"victim-own-16KiB-t1", "victim-own-64KiB-t1"} | \
+            ({"latency-chase-64KiB-t1"} if chase else set())
+        if made != want:
+            fail("plots %s, want %s (the bandwidth plots hold no victim rows)" % (
+                sorted(made), sorted(want)))
+        for f in files:
+            (check_png if f.endswith(".png") else check_svg)(f)
+        r = run([os.path.join(src, "scripts/table"), csv])
+        rows = [l for l in r.stdout.splitlines() if l.startswith(("memset ", "rep_stosb "))]
+        if r.returncode != 0 or len(rows) != 2 * (2 + (2 if chase else 0)):
+            fail("table: exit %d, %d kernel rows: %s" % (r.returncode, len(rows), r.stdout))
+        if not all(re.search(r"\[\d+\.\d+, \d+\.\d+\]", l) for l in rows):
+            fail("table: a victim row without its interval: %s" % rows)
+        if chase and "100 us after each pass" not in r.stdout:
+            fail("table: the delayed chase has no section of its own")
+        if "in the victim section only" not in r.stdout:
+            fail("table: the bandwidth sections do not say where the victim rows went")
+        print("ok: %d plot files and %d table rows from a victim run" % (len(files), len(rows)))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__ + "\n")
@@ -473,7 +518,8 @@ def main(argv):
              "golden": lambda: golden(src, "--update" in argv[3:]),
              "badinput": lambda: badinput(src), "shared": lambda: shared(src),
              "shares": lambda: shares(src), "steps": lambda: steps(src, exe),
-             "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src)}
+             "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src),
+             "victim": lambda: victim(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
         return 2
