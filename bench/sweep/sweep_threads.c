@@ -60,7 +60,6 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 		view.nws = o->at[i].nws;
 		view.chunk = o->at[i].chunk;
 		view.nvictim = o->at[i].nvictim;
-		view.victim = o->at[i].victim;
 		if (!sweep_combinations(&view, &m) || __builtin_add_overflow(total, m, &total) ||
 		    total > SWEEP_MAX_COMBINATIONS) {
 			char axes[160];
