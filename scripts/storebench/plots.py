@@ -3,12 +3,13 @@
 # The driver decides what to draw (groups, best of each kind, labels from metadata) and writes each
 # series' points as data; gnuplot only draws them, so no CSV quirk (quoted commas, empty fields)
 # and no label can reach gnuplot as code.
-"""Plot functions: bandwidth, threads, rw, ticks, victim, latency (one CSV) and overlay (several)."""
+"""Plot functions: bandwidth, threads, rw, ticks, victim, latency (one CSV), overlay and
+overlay_victims (several)."""
 
 import os
 import textwrap
 
-from storebench import classes, gnuplot, quality
+from storebench import classes, gnuplot, quality, victims
 from storebench.rows import by_kernel, curve, has_victim, ival, num, without_victim
 from storebench.units import fmt_bytes, geomean
 
@@ -564,6 +565,55 @@ def overlay(runs, labels, R, notes, args):
     if dates:
         notes.append("overlay: runs dated %s" % ", ".join(dates))
     return None
+
+
+def overlay_victims(runs, labels, R, notes):
+    """The victims and chases of several CSVs (one per CPU): per victim, as storebench.victims names
+    it on each machine, every strategy's slowdown with its interval, one colour per CPU; per chase,
+    each CPU's loaded-latency curve per strategy (colour: CPU, marker: strategy)."""
+    groups, names = {}, []
+    for i, run in enumerate(runs):
+        for r in run.rows:
+            if has_victim(r):
+                k = victims.key(run, r)
+                # a chase's delays are the points of one curve
+                groups.setdefault(k[:4] + (0,) + k[5:] if k[0] else k, []).append((i, r))
+                names += [r["kernel"]] if r["kernel"] not in names else []
+    if not groups:
+        notes.append("overlay: no CSV has rows with a victim or chase (--victim)")
+        return
+    for k in sorted(groups):
+        member = groups[k]
+        slug = "overlay-%s-%s-t%d-%s" % (k[1], k[2].replace("/", "_").replace(" ", ""), k[3],
+                                         k[5].replace(" ", "_"))
+        head = "per-CPU overlay of %s\n%s" % (victims.label(k), "\n".join(
+            header(run, lab) for run, lab in zip(runs, labels)))
+        series = []
+        if not k[0]:
+            present = [n for n in names if any(r["kernel"] == n for _, r in member)]
+            for i, lab in enumerate(labels):
+                rows = [r for j, r in member if j == i]
+                dodge = 0.12 * (i - (len(labels) - 1) / 2)
+                series.append(Series(lab, rows, lambda r, d=dodge: present.index(r["kernel"]) + d,
+                                     col("victim_slowdown"), PALETTE[i % len(PALETTE)],
+                                     ylo=col("victim_slowdown_ci_low"),
+                                     yhi=col("victim_slowdown_ci_high"), style="points", width=2))
+            R.render("victim-cpus.gp", slug, head, series, intervals=True, xmin=-0.5,
+                     xmax=len(present) - 0.5,
+                     xtics=", ".join('"%s" %d' % (n, x) for x, n in enumerate(present)))
+            continue
+        for i, lab in enumerate(labels):
+            for j, n in enumerate(names):
+                krows = sorted((r for m, r in member if m == i and r["kernel"] == n),
+                               key=lambda r: ival(r, "victim_delay_ns") or 0)
+                if not krows:
+                    continue
+                idle = dict(krows[0], chase_write_gbps="0",
+                            chase_ns_median=krows[0].get("chase_ns_idle"))
+                series.append(Series("%s: %s" % (lab, n), [idle] + krows, col("chase_write_gbps"),
+                                     col("chase_ns_median"), PALETTE[i % len(PALETTE)],
+                                     point=(5, 7, 9, 11, 13, 4, 6, 8)[j % 8], width=2))
+        R.render("latency.gp", slug, head, series)
 
 
 def _per(row, denom):

@@ -4,7 +4,8 @@
 # Asserts what a user sees: gnuplot silent, PNG/SVG valid, tables byte-identical, errors one line + 2.
 """Usage: plots_tables_test.py SRCDIR STOREBENCH PART [--update]
 PART: render (a tiny real sweep plotted), golden (tables of a committed run against the golden
-files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_faults.
+files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_faults, victim,
+victim_cpus (two real victim runs through compare-cpus: rows paired by cache word, overlays).
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -477,7 +478,8 @@ def victim(storebench, src):
         chase = ",chase:64KiB" if len(os.sched_getaffinity(0)) > 1 else ""
         r = run([storebench, "run", "--kernels", "memset,rep_stosb", "--call", "256KiB",
                  "--threads", "1", "--victim", "own:16KiB,own:64KiB" + chase, "--victim-delay",
-                 "0,100000", "--min-time", "0.002", "--repetitions", "1", "--csv", csv])
+                 "0,100000", "--min-time", "0.002", "--repetitions", "1", "--canary", "off",
+                 "--csv", csv])
         if r.returncode != 0:
             fail("victim run failed (%d): %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
         out = os.path.join(tmp, "plots")
@@ -509,6 +511,74 @@ def victim(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+class Shares:
+    """The two things storebench.victims reads of a run: its metadata and its cache sizes."""
+
+    def __init__(self, l1d, l2, l3):
+        self.meta = {"cache_l1d_shared_cpus": "1", "cache_l2_shared_cpus": "1"}
+        self.sizes = {"l1d": l1d, "l2": l2, "l3": l3}
+
+    def cache_bytes(self, level):
+        return self.sizes.get(level)
+
+
+def victim_cpus(storebench, src):
+    """Two real victim runs side by side: compare-cpus pairs their rows by cache word (a victim of
+    L2/2 is other bytes on another L2) and tabulates both inputs' slowdowns with intervals; the
+    overlay draws one plot per victim and chase; a victim-only CSV is no error."""
+    if shutil.which("gnuplot") is None:
+        print("SKIP: gnuplot not installed")
+        return SKIP
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    from storebench import victims
+    row = {"l2_threads": "1", "l3_threads": "1", "threads": "1", "victim": "own"}
+    small, big = Shares(48 << 10, 1 << 20, 32 << 20), Shares(48 << 10, 2 << 20, 96 << 20)
+    for machine, size, word in ((small, 512 << 10, "L2/2"), (big, 1 << 20, "L2/2"),
+                            (small, 128 << 20, "4LLC"), (big, 384 << 20, "4LLC"),
+                                (small, 16 << 10, "16 KiB"), (big, (2 << 20) // 3 // 64 * 64,
+                                                              "683 KiB")):
+        got = victims.word(machine, dict(row, victim_bytes=str(size)))
+        if got != word:
+            fail("victims.word: %d bytes of L2 %d: %s, want %s" % (size, machine.sizes["l2"], got,
+                                                                   word))
+    tmp = tempfile.mkdtemp(prefix="sb-victim-cpus-")
+    try:
+        chase = ",chase:L2/2" if len(os.sched_getaffinity(0)) > 1 else ""
+        csvs = []
+        for name in ("a", "b"):
+            csvs.append(os.path.join(tmp, name + ".csv"))
+            r = run([storebench, "run", "--kernels", "memset,rep_stosb", "--call", "256KiB",
+                     "--threads", "1", "--victim", "own:L2/8" + chase, "--min-time", "0.002",
+                     "--repetitions", "1", "--canary", "off", "--csv", csvs[-1]])
+            if r.returncode != 0:
+                fail("victim run failed (%d): %s" % (r.returncode, r.stderr[-300:]))
+        out = os.path.join(tmp, "cmp")
+        r = run([os.path.join(src, "scripts/compare-cpus"), "-o", out, "--format", "text"] + csvs)
+        if r.returncode != 0:
+            fail("compare-cpus: exit %d: %s" % (r.returncode, r.stderr))
+        for head in ["own:L2/8 beside 1 thread"] + (["chase:L2/2 beside 1 thread"] if chase else []):
+            if head not in r.stdout:
+                fail("compare-cpus: no section '%s': %s" % (head, r.stdout[-2000:]))
+        rows = [l for l in r.stdout.splitlines() if re.match(r"\s*(memset|rep_stosb) .*\]", l)]
+        want = 2 * (1 + bool(chase))
+        if len(rows) != want or not all(
+                len(re.findall(r"\[\d+\.\d+, \d+\.\d+\]", l)) == 2 and
+                re.search(r"(A > B|B > A|undecided)\s*$", l) for l in rows):
+            fail("compare-cpus: %d victim rows, want %d each with two intervals and a verdict: %s"
+                 % (len(rows), want, rows))
+        plots = sorted(f for f in os.listdir(os.path.join(out, "overlay")) if f.endswith(".png"))
+        if not any(f.startswith("overlay-own-L2_8-t1-") for f in plots) or \
+                bool(chase) != any(f.startswith("overlay-chase-L2_2-t1-") for f in plots):
+            fail("compare-cpus overlay: %s" % plots)
+        for f in plots:
+            check_png(os.path.join(out, "overlay", f))
+            check_svg(os.path.join(out, "overlay", f[:-4] + ".svg"))
+        print("ok: %d victim rows side by side, overlays %s" % (len(rows), plots))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__ + "\n")
@@ -519,7 +589,7 @@ def main(argv):
              "badinput": lambda: badinput(src), "shared": lambda: shared(src),
              "shares": lambda: shares(src), "steps": lambda: steps(src, exe),
              "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src),
-             "victim": lambda: victim(exe, src)}
+             "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
         return 2
