@@ -51,10 +51,39 @@ static int bit(uint32_t reg, unsigned n)
 	return (reg >> n) & 1;
 }
 
-/* What the silicon reports, before asking whether the OS saves the state. */
-static unsigned isa_from_cpuid(const struct regs *l1, const struct regs *l7, const struct regs *ext8)
+/* Whether every bit of mask is set in reg. */
+static int all(uint32_t reg, uint32_t mask)
 {
+	return (reg & mask) == mask;
+}
+
+/* The psABI's x86-64 levels (x86-64-psABI, "Micro-architecture levels"), each including the last. */
+static unsigned isa_levels(const struct regs *l1, const struct regs *l7, const struct regs *ext1)
+{
+	/* v2: cx16 (1.ECX13), popcnt (23), sse3 (0), sse4.1 (19), sse4.2 (20), ssse3 (9); lahf
+	 * (0x80000001 ECX0).  v3: avx (1.ECX28), f16c (29), fma (12), movbe (22), osxsave (27);
+	 * avx2 (7.EBX5), bmi1 (3), bmi2 (8); lzcnt (0x80000001 ECX5).  v4: avx512f (7.EBX16), dq
+	 * (17), cd (28), bw (30), vl (31). */
 	unsigned isa = 0;
+
+	if (!all(l1->c, 1u << 13 | 1u << 23 | 1u << 0 | 1u << 19 | 1u << 20 | 1u << 9) ||
+	    !bit(ext1->c, 0))
+		return isa;
+	isa |= ISA_X86_64_V2;
+	if (!all(l1->c, 1u << 28 | 1u << 29 | 1u << 12 | 1u << 22 | 1u << 27) ||
+	    !all(l7->b, 1u << 5 | 1u << 3 | 1u << 8) || !bit(ext1->c, 5))
+		return isa;
+	isa |= ISA_X86_64_V3;
+	if (all(l7->b, 1u << 16 | 1u << 17 | 1u << 28 | 1u << 30 | 1u << 31))
+		isa |= ISA_X86_64_V4;
+	return isa;
+}
+
+/* What the silicon reports, before asking whether the OS saves the state. */
+static unsigned isa_from_cpuid(const struct regs *l1, const struct regs *l7, const struct regs *ext1,
+			       const struct regs *ext8)
+{
+	unsigned isa = isa_levels(l1, l7, ext1);
 
 	if (bit(l1->d, 26))
 		isa |= ISA_SSE2;
@@ -79,11 +108,11 @@ static unsigned isa_os_blocked(const struct regs *l1, uint64_t xcr0)
 	unsigned blocked = 0;
 
 	if (!bit(l1->c, 27)) /* OSXSAVE clear: the OS saves no extended state, XGETBV would fault */
-		return ISA_AVX2 | ISA_AVX512F;
+		return ISA_AVX2 | ISA_AVX512F | ISA_X86_64_V3 | ISA_X86_64_V4;
 	if ((xcr0 & XCR0_YMM) != XCR0_YMM)
-		blocked |= ISA_AVX2 | ISA_AVX512F;
+		blocked |= ISA_AVX2 | ISA_AVX512F | ISA_X86_64_V3 | ISA_X86_64_V4;
 	if ((xcr0 & XCR0_ZMM) != XCR0_ZMM)
-		blocked |= ISA_AVX512F;
+		blocked |= ISA_AVX512F | ISA_X86_64_V4;
 	return blocked;
 }
 
@@ -156,8 +185,9 @@ static void microcode_from_proc(struct cpu_info *info)
 static void decode(struct cpu_info *info, struct cpu_raw_data_t *raw, uint64_t xcr0)
 {
 	struct regs l1 = cpu_raw_leaf(raw, 1), l7 = cpu_raw_leaf(raw, 7),
-		    ext7 = cpu_raw_leaf(raw, 0x80000007u), ext8 = cpu_raw_leaf(raw, 0x80000008u);
-	unsigned has = isa_from_cpuid(&l1, &l7, &ext8);
+		    ext1 = cpu_raw_leaf(raw, 0x80000001u), ext7 = cpu_raw_leaf(raw, 0x80000007u),
+		    ext8 = cpu_raw_leaf(raw, 0x80000008u);
+	unsigned has = isa_from_cpuid(&l1, &l7, &ext1, &ext8);
 
 	identity_from_cpuid(info, raw);
 	identity_from_libcpuid(info, raw);
@@ -250,7 +280,10 @@ int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen
 	X(ISA_CLFLUSHOPT, "clflushopt", "its") \
 	X(ISA_CLWB, "clwb", "its")             \
 	X(ISA_CLZERO, "clzero", "its")         \
-	X(ISA_MOVDIR64B, "movdir64b", "its")
+	X(ISA_MOVDIR64B, "movdir64b", "its")   \
+	X(ISA_X86_64_V2, "x86-64-v2", "its")   \
+	X(ISA_X86_64_V3, "x86-64-v3", "YMM")   \
+	X(ISA_X86_64_V4, "x86-64-v4", "ZMM/opmask")
 
 static const struct {
 	const char *name, *cpu_lacks, *os_off;

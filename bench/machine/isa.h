@@ -15,6 +15,11 @@ enum isa_bit {
 	ISA_CLWB       = 1u << 4,
 	ISA_CLZERO     = 1u << 5, /* AMD: CPUID 0x80000008 EBX[0] */
 	ISA_MOVDIR64B  = 1u << 6, /* Intel: CPUID 7.0 ECX[28] */
+	/* The x86-64 micro-architecture levels of the psABI, each every feature the compiler may
+	 * use under -march=x86-64-v<n> (the cc_ rows are built so): */
+	ISA_X86_64_V2  = 1u << 7, /* cx16 lahf popcnt sse3 sse4.1 sse4.2 ssse3 */
+	ISA_X86_64_V3  = 1u << 8, /* v2 + avx avx2 bmi1 bmi2 f16c fma lzcnt movbe, XCR0 saves YMM */
+	ISA_X86_64_V4  = 1u << 9, /* v3 + avx512f/bw/cd/dq/vl, XCR0 saves opmask+ZMM */
 };
 
 #endif

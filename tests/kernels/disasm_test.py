@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 VREG = {16: 'xmm', 32: 'ymm', 64: 'zmm'}
+VREG_WIDTH = {v: k for k, v in VREG.items()}
 WIDER = {16: ('ymm', 'zmm'), 32: ('zmm',), 64: ()}
 # Stores whose alignment the instruction itself demands: the aligned body, not head or tail.
 ALIGNED_STORES = {'movaps', 'movdqa', 'vmovaps', 'vmovdqa', 'vmovdqa32', 'vmovdqa64',
@@ -116,6 +117,27 @@ def is_evex(raw):
     return len(raw) > i and raw[i] == '62'
 
 
+def check_compiled(name, reg, unroll, insns, text, need):
+    """A cc_<level> row is what GCC made of store_cc.c at that -march level, stated here so a
+    compiler that emits anything else fails: a main loop of exactly `unroll` unaligned stores from
+    a %<reg> register (x86-64 and v2: movups xmm; v3: vmovdqu ymm; v4: vmovdqu8 zmm), no wider
+    register, no rep stos and no memset call (-fno-tree-loop-distribute-patterns), and a byte loop
+    for the last bytes (calls shorter than one vector are stored a byte at a time)."""
+    def vec_store(mn, ops):
+        return re.match(r'v?mov(ups|dqu(8|16|32|64)?)$', mn) is not None \
+            and ops.startswith('%' + reg) and is_store(ops)
+
+    got = most_per_loop(insns, vec_store)
+    need(got == unroll, f'{got} {reg} stores in its busiest loop, want {unroll}: kernels.def\'s '
+         'width and unroll, what the compiler emitted when the row was written')
+    wider = [w for w in WIDER[VREG_WIDTH[reg]] if '%' + w in text]
+    need(not wider, f'uses {wider}: wider than its level\'s {reg}')
+    need(not re.search(r'^rep stos', text, re.M), 'holds rep stos')
+    need(most_per_loop(insns, lambda mn, ops: mn == 'mov' and ops.startswith('%') and
+                       re.match(r'%(dil|sil|[a-d]l|r\d+b)\b', ops) is not None and is_store(ops)) == 1,
+         'no byte loop for the tail')
+
+
 def check_stores(rows, funcs):
     errors = []
     # The AVX-512 units: the objects holding AVX-512F rows, and by the one-file-per-ISA naming
@@ -123,6 +145,8 @@ def check_stores(rows, funcs):
     evex_objects = {funcs['store_' + n][0] for n, r in rows.items()
                     if 'avx512f' in r['isa'] and 'store_' + n in funcs}
     evex_objects |= {obj for obj, _, _ in funcs.values() if obj and obj.endswith('_avx512.c.o')}
+    # the cc_ rows share one source (four objects of one name): the v4 function alone may use EVEX
+    evex_funcs = {'store_' + n for n, r in rows.items() if 'x86-64-v4' in r['isa']}
     for name, r in rows.items():
         fn = 'store_' + name
         if fn not in funcs:
@@ -161,7 +185,9 @@ def check_stores(rows, funcs):
             need(not re.search(r'%[xyz]mm', text), 'a 64-bit scalar row uses vector registers')
         if kind == 't' and width == 8:
             per_loop(gpr64_store, '64-bit stores', unroll)
-        if kind == 't' and reg:
+        if kind == 't' and name.startswith('cc_'):
+            check_compiled(name, reg, unroll, insns, text, need)
+        elif kind == 't' and reg:
             per_loop(aligned_store(reg), f'aligned {reg} stores', unroll)
         if kind == 'nt' and re.search(r'_nt_u\d+$', name):
             if width == 8:
@@ -187,7 +213,7 @@ def check_stores(rows, funcs):
             per_loop(lambda mn, ops: mn == insn, insn, 1)
             per_loop(aligned_store(reg), f'aligned {reg} stores', unroll)
     for fn, (obj, insns, _) in sorted(funcs.items()):
-        if obj in evex_objects:
+        if obj in evex_objects or fn in evex_funcs:
             continue
         for _, raw, mn, ops in insns:
             if is_evex(raw) or re.search(r'%zmm|%k[0-7]\b|\{|%[xy]mm(1[6-9]|2\d|3[01])\b', ops):

@@ -82,6 +82,29 @@ static void check_unrolled(const struct kernel *k, const char *kind_tok, const c
 		fail(k, "an nt row needs the ISA bit of its streaming store");
 }
 
+/* The cc_<level> rows: one C loop per -march level, its level's ISA bit and the vector width the
+ * level gives the compiler; true when k is one and agrees with its level. */
+static bool compiled_row(const struct kernel *k)
+{
+	static const struct {
+		const char *name;
+		unsigned isa, width;
+	} levels[] = {
+		{ "cc_x86_64", ISA_SSE2, 16 },
+		{ "cc_v2", ISA_X86_64_V2, 16 },
+		{ "cc_v3", ISA_X86_64_V3, 32 },
+		{ "cc_v4", ISA_X86_64_V4, 64 },
+	};
+
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+		if (!strcmp(k->name, levels[i].name)) {
+			if ((k->isa & levels[i].isa) != levels[i].isa || k->width != levels[i].width)
+				fail(k, "a cc_ row needs its level's ISA bit and the level's vector width");
+			return true;
+		}
+	return false;
+}
+
 /* <family>_<instruction> (flush rows) or a bare <instruction> (clzero, movdir64b) or libc/rep. */
 static void check_instruction(const struct kernel *k)
 {
@@ -112,7 +135,8 @@ static void check_instruction(const struct kernel *k)
 			fail(k, "a bare instruction nt row writes one 64-byte line per instruction");
 		break;
 	case KIND_t:
-		fail(k, "temporal rows use <family>_t_u<unroll>");
+		if (!compiled_row(k))
+			fail(k, "temporal rows use <family>_t_u<unroll> or cc_<level>");
 		return;
 	}
 	if (!isa_named(k->isa, insn))

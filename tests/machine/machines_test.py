@@ -245,7 +245,7 @@ def test_replay():
           "this machine: --json keys differ from key=value")
     both = info("--topology", xml, "--cpuid", dump)
     check(both["replayed"] == f"topology:{xml} cpuid:{dump}" and both["cpu_codename"].startswith("Genoa")
-          and both["l3_domain_cpus"].count(" ") == 23 and both["isa_usable"].split()[-1] == "clzero",
+          and both["l3_domain_cpus"].count(" ") == 23 and "clzero" in both["isa_usable"].split(),
           f"genoa replay: {both.get('replayed')} {both.get('cpu_codename')}")
     env = dict(os.environ, HWLOC_XMLFILE=xml)
     r = sb("info", env=env)
