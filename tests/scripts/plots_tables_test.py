@@ -5,7 +5,8 @@
 """Usage: plots_tables_test.py SRCDIR STOREBENCH PART [--update]
 PART: render (a tiny real sweep plotted), golden (tables of a committed run against the golden
 files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_faults, victim,
-victim_cpus (two real victim runs through compare-cpus: rows paired by cache word, overlays).
+victim_cpus (two real victim runs through compare-cpus: rows paired by cache word, overlays),
+march (the cc_ rows of a tiny real run in table --section march).
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+from csv import DictReader
 
 SKIP = 77
 # a storebench from before the point, quality and ws_class columns, and one of today: the same
@@ -579,6 +581,44 @@ def victim_cpus(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def march(storebench, src):
+    """A tiny real run of the cc_ rows beside hand-written temporal kernels: table --section march
+    has one row per cc level this CPU runs, its -march, and beside it a hand-written kernel of the
+    same store width with the ratio of the two medians; without cc rows a one-line note."""
+    tmp = tempfile.mkdtemp(prefix="sb-march-")
+    try:
+        csv = os.path.join(tmp, "march.csv")
+        r = run([storebench, "run", "--kernels", "cc_*,sse2_t_u1,avx2_t_u1,avx512_t_u1,memset",
+                 "--call", "16KiB,256KiB,4MiB", "--threads", "1", "--min-time", "0.002",
+                 "--repetitions", "1", "--canary", "off", "--csv", csv])
+        if r.returncode != 0:
+            fail("march run failed (%d): %s" % (r.returncode, r.stderr[-300:]))
+        with open(csv) as f:
+            ran = {row["kernel"] for row in DictReader(l for l in f if not l.startswith("#"))
+                   if row["kernel"].startswith("cc_")}
+        r = run([os.path.join(src, "scripts/table"), "--section", "march", "--format", "md", csv])
+        lines = [l for l in r.stdout.splitlines() if l.startswith("| cc_")]
+        want = {"cc_x86_64": ("x86-64", "sse2_t_u1"), "cc_v2": ("x86-64-v2", "sse2_t_u1"),
+                "cc_v3": ("x86-64-v3", "avx2_t_u1"), "cc_v4": ("x86-64-v4", "avx512_t_u1")}
+        got = {}
+        for l in lines:
+            cells = [c.strip() for c in l.strip("|").split("|")]
+            got[cells[0]] = cells
+            march_, hand = want[cells[0]]
+            if cells[1] != march_ or not cells[4].startswith(hand + " ") or \
+                    not re.match(r"^\d+\.\d\d$", cells[5]):
+                fail("march: row %s, want -march %s beside %s and a ratio" % (cells, march_, hand))
+        if r.returncode != 0 or set(got) != ran or "cc_x86_64" not in got:
+            fail("march: exit %d, rows %s: %s" % (r.returncode, sorted(got), r.stdout[-1500:]))
+        print("ok: march table rows %s (ran %s)" % (sorted(got), sorted(ran)))
+        r = run([os.path.join(src, "scripts/table"), "--section", "march", os.path.join(src, LEVELS)])
+        if r.returncode != 0 or "march: skipped, no cc_ rows" not in r.stdout:
+            fail("march without cc rows: exit %d: %s" % (r.returncode, r.stdout[-500:]))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__ + "\n")
@@ -589,7 +629,8 @@ def main(argv):
              "badinput": lambda: badinput(src), "shared": lambda: shared(src),
              "shares": lambda: shares(src), "steps": lambda: steps(src, exe),
              "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src),
-             "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src)}
+             "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src),
+             "march": lambda: march(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
         return 2
