@@ -7,9 +7,24 @@
 
 #include <string.h>
 
+/*
+ * A row whose loop is const_sizes has store_<name>_at too.  The probe of store_rows.h: the
+ * preprocessor cannot compare tokens, but KERNEL_SIZED_<loop>() becomes "~, 1" only for the
+ * loop defined here, and the second word of the result picks NULL or the function.
+ */
+#define KERNEL_SIZED_const_sizes() ~, 1
+#define KERNEL_CAT_(a, b) a##b
+#define KERNEL_CAT(a, b) KERNEL_CAT_(a, b)
+#define KERNEL_SECOND_(a, b, ...) b
+#define KERNEL_SECOND(...) KERNEL_SECOND_(__VA_ARGS__, 0, )
+#define KERNEL_AT_0(name) NULL
+#define KERNEL_AT_1(name) store_##name##_at
+#define KERNEL_AT(name, loop) \
+	KERNEL_CAT(KERNEL_AT_, KERNEL_SECOND(KERNEL_CAT(KERNEL_SIZED_, loop)()))(name)
+
 const struct kernel kernel_table[] = {
 #define KERNEL(name, loop, isa, kind, width, unroll, fill, desc) \
-	{ #name, store_##name, isa, KIND_##kind, width, unroll, fill, desc },
+	{ #name, store_##name, isa, KIND_##kind, width, unroll, fill, desc, KERNEL_AT(name, loop) },
 #include "kernels.def"
 #undef KERNEL
 };

@@ -31,6 +31,17 @@ enum kernel_fill {
 	FILL_ZERO, /* the strategy only exists for zero; other values take a documented fallback */
 };
 
+/*
+ * The sizes of the compile-time-size row (memset_const): DPDK's memcpy perf test times its copies
+ * once more with the size a constant ("C" rows), since the compiler then inlines them.  One
+ * function store_memset_const_<n> per size is memset(dst, c, <n>) as the compiler builds it.
+ */
+#define KERNEL_CONST_SIZES(X) X(6) X(64) X(128) X(192) X(256) X(512) X(768) X(1024) X(1536)
+#define KERNEL_CONST_SIZE_TEXT(n) " " #n
+#define KERNEL_CONST_SIZE_FN(n) void *store_memset_const_##n(void *dst, int c, size_t size);
+KERNEL_CONST_SIZES(KERNEL_CONST_SIZE_FN)
+#undef KERNEL_CONST_SIZE_FN
+
 struct kernel {
 	const char *name;      /* CSV id and CLI name; the function is store_<name> */
 	store_fn fn;           /* the kernel; call only when the CPU can run it */
@@ -40,12 +51,24 @@ struct kernel {
 	unsigned unroll;       /* store instructions per aligned-body iteration */
 	enum kernel_fill fill; /* which fill bytes the strategy really measures */
 	const char *desc;      /* one line for `storebench list` */
+	store_fn (*at_size)(size_t n); /* a compile-time-size row (loop const_sizes): the function
+				        * built for a call of exactly n bytes, NULL for any other n;
+				        * NULL for every other row (fn runs any n) */
 };
 
 #define KERNEL(name, loop, isa, kind, width, unroll, fill, desc) \
 	void *store_##name(void *dst, int c, size_t n);
 #include "kernels.def"
 #undef KERNEL
+
+/* memset_const's at_size: store_memset_const_<n> for a size of KERNEL_CONST_SIZES, else NULL. */
+store_fn store_memset_const_at(size_t n);
+
+/* The function a call of n bytes of k runs: its own, or the one built for n (NULL: none was). */
+static inline store_fn kernel_store_at(const struct kernel *k, size_t n)
+{
+	return k->at_size ? k->at_size(n) : k->fn;
+}
 
 extern const struct kernel kernel_table[];
 extern const size_t kernel_count;

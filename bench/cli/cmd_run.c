@@ -168,21 +168,13 @@ static void winner_keys(FILE *out, const void *ctx)
 	winners_keys(out, "", ctx);
 }
 
-/* What enumerating the sweep dropped or changed, said once the files exist. */
-struct sweep_notes {
-	size_t skipped;       /* combinations whose call exceeds an explicit working set */
-	size_t skipped_rw;    /* read/write combinations that cannot be (sweep.h) */
-	size_t rounded_split; /* split points whose ratio whole threads rounded */
-	size_t skipped_victim; /* victims without a free core of their kind, or beside a mix */
-};
-
 /*
  * Everything before a file exists: the machine (this one, or a replayed one for --dry-run), the
  * options, the sweep into mem (its order and slots too) and the memory check; the
  * dry run and --benchmark_list_tests end here.  Returns -1 to go on, else the exit status.
  */
 static int points_of(const struct cmdline *cl, struct machine *mach, struct run_config *o,
-		     struct run_mem *mem, struct sweep_notes *n)
+		     struct run_mem *mem, struct sweep_counts *n)
 {
 	const char *topology = cl->given[OPT_topology], *cpuid = cl->given[OPT_cpuid];
 	int rc;
@@ -213,8 +205,7 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 		o->repetitions = 0;
 	if (gbflag_given(cl->gb, cl->ngb, "benchmark_min_time"))
 		o->min_time = 0;
-	mem->pts = sweep_threads(o, &mem->npts, &n->skipped, &n->skipped_rw, &n->rounded_split,
-				 &n->skipped_victim);
+	mem->pts = sweep_threads(o, &mem->npts, n);
 	if (!mem->pts)
 		return 2;
 	if (!mem->npts) {
@@ -255,7 +246,7 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 
 /* The notes on what the run will not measure as asked, one stderr line each. */
 static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
-			const struct sweep_notes *n)
+			const struct sweep_counts *n)
 {
 	char llc_check[160];
 
@@ -267,6 +258,10 @@ static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
 	if (n->skipped)
 		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
 				"exceeds the working set\n", n->skipped);
+	if (n->skipped_size)
+		fprintf(stderr, "storebench run: note: %zu combinations skipped where a compile-time-size "
+				"kernel was not built for the call size (memset_const: bytes"
+				KERNEL_CONST_SIZES(KERNEL_CONST_SIZE_TEXT) ")\n", n->skipped_size);
 	if (n->skipped_victim)
 		fprintf(stderr, "storebench run: note: %zu victim combinations skipped (a victim stands "
 				"beside store points only, on a core no writer uses: shared needs one "
@@ -478,7 +473,7 @@ static int run(const struct cmdline *cl, struct machine *mach, struct run_config
 	struct measure_env env = { 0 };
 	struct measure_settings ms;
 	struct canary_config cfg;
-	struct sweep_notes notes;
+	struct sweep_counts notes;
 	struct rows_out w = { 0 };
 	char cycles_note[200], err[256], *meta;
 	size_t npts, name_width = 0;

@@ -653,7 +653,8 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	struct pool *pool = env->pool;
 	struct pool_task task = {
 		.active = p->threads, .alloc_len = point_region_bytes(p), .pages = env->s->pages,
-		.bind = env->s->bind, .store = p->k->fn, .load = env->s->load->fn,
+		.bind = env->s->bind, .store = kernel_store_at(p->k, point_call_bytes(p)),
+		.load = env->s->load->fn,
 		.fill = (int)env->s->fill, .prefill = (int)env->s->prefill,
 		.slowdown = slowed(env->s, p->k) ? env->s->slowdown : 0,
 		.late_ns = (uint64_t)(env->s->skew_us * 1e3), .work = env->work,

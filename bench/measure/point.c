@@ -13,6 +13,11 @@ const char *const ws_mode_name[] = {
 	[WS_RANDOM] = "random",
 };
 
+uint64_t point_call_bytes(const struct point *p)
+{
+	return p->kind == POINT_MIX ? p->mix.chunk_bytes : p->store.call_bytes;
+}
+
 uint64_t point_ws_bytes(const struct point *p)
 {
 	return p->kind == POINT_MIX ? p->mix.region_bytes : p->store.ws_bytes;

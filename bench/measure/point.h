@@ -51,6 +51,9 @@ struct point {
 
 extern const char *const ws_mode_name[];
 
+/* Bytes one store-kernel call writes: a store point's call, a mix point's written chunk. */
+uint64_t point_call_bytes(const struct point *p);
+
 /* Distinct bytes one thread touches: a store point's working set, a mix point's region. */
 uint64_t point_ws_bytes(const struct point *p);
 

@@ -189,7 +189,8 @@ enum verdict {
 };
 
 /* The counters of sweep_points(); a rule with NO_COUNTER counts into a slot nobody reads. */
-enum counter { NO_COUNTER, SKIPPED, SKIPPED_RW, ROUNDED_SPLIT, SKIPPED_VICTIM, COUNTERS };
+enum counter { NO_COUNTER, SKIPPED, SKIPPED_RW, ROUNDED_SPLIT, SKIPPED_VICTIM, SKIPPED_SIZE,
+	       COUNTERS };
 
 struct rule {
 	const char *name;     /* what it guards, for the reader and a debugger */
@@ -306,6 +307,14 @@ static enum verdict victim_has_a_core(const struct combo *c, const struct point 
 	return p->victim.mode != VICTIM_NONE && p->victim.cpu < 0 ? SKIP : KEEP;
 }
 
+/* A compile-time-size kernel (memset_const) runs only at the sizes it was built for. */
+static enum verdict size_was_built(const struct combo *c, const struct point *p, char *err,
+				   size_t errlen)
+{
+	(void)c, (void)err, (void)errlen;
+	return p->k->at_size && !p->k->at_size(point_call_bytes(p)) ? SKIP : KEEP;
+}
+
 /* In order: the first SKIP or REFUSE decides, so a skipped combination is counted once. */
 static const struct rule rules[] = {
 	{ "store points ignore the mix axes", NO_COUNTER, store_ignores_mix_axes },
@@ -318,6 +327,7 @@ static const struct rule rules[] = {
 	{ "split ratios are whole threads", ROUNDED_SPLIT, split_ratio_rounded },
 	{ "a victim stands beside store points", SKIPPED_VICTIM, victim_beside_stores },
 	{ "a victim has a free core of its kind", SKIPPED_VICTIM, victim_has_a_core },
+	{ "a compile-time size was built", SKIPPED_SIZE, size_was_built },
 };
 
 /* 1 when c is a point (*p) after the rules, 0 when one skipped it, -1 after a REFUSE's line. */
@@ -385,14 +395,13 @@ static bool drop_repeats(struct point *pts, size_t *n)
 	return true;
 }
 
-struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw, size_t *rounded_split, size_t *skipped_victim)
+struct point *sweep_points(const struct run_config *o, size_t *n, struct sweep_counts *counts)
 {
 	size_t cap, used = 0, len[AXIS_COUNT], count[COUNTERS] = { 0 };
 	struct combo c = { .o = o };
 	struct point *pts;
 
-	*skipped = *skipped_rw = *rounded_split = *skipped_victim = 0;
+	*counts = (struct sweep_counts){ 0 };
 	/* sweep_threads checked the whole sweep against SWEEP_MAX_COMBINATIONS */
 	if (!sweep_combinations(o, &cap) || cap > SWEEP_MAX_COMBINATIONS) {
 		fprintf(stderr, "storebench run: the sweep has more than %d combinations of its "
@@ -422,10 +431,11 @@ struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skippe
 		perror("storebench run");
 		exit(1);
 	}
-	*skipped = count[SKIPPED];
-	*skipped_rw = count[SKIPPED_RW];
-	*rounded_split = count[ROUNDED_SPLIT];
-	*skipped_victim = count[SKIPPED_VICTIM];
+	*counts = (struct sweep_counts){
+		.skipped = count[SKIPPED], .skipped_rw = count[SKIPPED_RW],
+		.rounded_split = count[ROUNDED_SPLIT], .skipped_victim = count[SKIPPED_VICTIM],
+		.skipped_size = count[SKIPPED_SIZE],
+	};
 	*n = used;
 	return pts;
 }

@@ -25,19 +25,26 @@ bool sweep_combinations(const struct run_config *o, size_t *n);
 /* The options of the axes in the order of the walk, "--threads, --ws, ... and --kernels". */
 char *sweep_axis_options(char *buf, size_t len);
 
+/* What enumerating a sweep dropped or changed, said once the files exist. */
+struct sweep_counts {
+	size_t skipped;        /* combinations whose call exceeds an explicit working set */
+	size_t skipped_rw;     /* read/write combinations that cannot be: cold/random working
+				* sets; split at 1 thread when interleave is also asked for */
+	size_t rounded_split;  /* split points whose ratio whole threads rounded (they carry the
+				* ratio really measured; one asked for twice that way is measured
+				* once) */
+	size_t skipped_victim; /* victims without a free core of their kind, or beside a mix */
+	size_t skipped_size;   /* compile-time-size kernels at a call size they were not built for */
+};
+
 /*
  * The points of o that pass the benchmark filter, in the order of one walk over the axes:
  * threads, then working set, then call size, then misalignment, then rw ratio, mode, layout and
- * chunk, then victim and its delay, then kernel, so buffers grow monotonically and are reused across kernels.  Rules drop
- * the combinations that are no point: *skipped counts those whose call exceeds an explicit
- * working set, *skipped_rw those a read/write mix cannot have (cold/random working sets; split at
- * 1 thread when interleave is also asked for), *rounded_split the split points whose ratio whole
- * threads rounded (they carry the ratio really measured, and a point asked for twice that way is
- * measured once), *skipped_victim those whose victim has no free core of its kind or stands
- * beside a mix.  Returns NULL after one stderr line when the options cannot be measured (a
- * chunk larger than a region, split with one thread only).
+ * chunk, then victim and its delay, then kernel, so buffers grow monotonically and are reused
+ * across kernels.  Rules drop the combinations that are no point, counted into *counts.
+ * Returns NULL after one stderr line when the options cannot be measured (a chunk larger than a
+ * region, split with one thread only).
  */
-struct point *sweep_points(const struct run_config *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw, size_t *rounded_split, size_t *skipped_victim);
+struct point *sweep_points(const struct run_config *o, size_t *n, struct sweep_counts *counts);
 
 #endif

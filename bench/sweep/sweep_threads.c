@@ -43,13 +43,12 @@ const struct scaled_axes *axes_at(const struct run_config *o, unsigned threads)
 	return NULL;
 }
 
-struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw, size_t *rounded_split, size_t *skipped_victim)
+struct point *sweep_threads(const struct run_config *o, size_t *n, struct sweep_counts *counts)
 {
 	struct point *all = NULL;
 	size_t used = 0, total = 0;
 
-	*skipped = *skipped_rw = *rounded_split = *skipped_victim = 0;
+	*counts = (struct sweep_counts){ 0 };
 	/* the whole sweep's size, every thread count's axes multiplied out, before any allocation */
 	for (size_t i = 0; i < o->threads.n; i++) {
 		struct run_config view = *o;
@@ -73,7 +72,8 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 	for (size_t i = 0; i < o->threads.n; i++) {
 		struct run_config view = *o;
 		unsigned long long count = o->threads.v[i];
-		size_t m, s, srw, rs, sv;
+		struct sweep_counts c;
+		size_t m;
 		struct point *pts, *grown;
 
 		view.threads = (struct u64_list){ .n = 1, .cap = 1, .v = &count };
@@ -84,7 +84,7 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 		view.victim = o->at[i].victim;
 		view.nvictim = o->at[i].nvictim;
 		view.cold_bytes = o->at[i].cold_bytes;
-		pts = sweep_points(&view, &m, &s, &srw, &rs, &sv);
+		pts = sweep_points(&view, &m, &c);
 		if (!pts) {
 			free(all);
 			return NULL;
@@ -98,10 +98,11 @@ struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipp
 		memcpy(all + used, pts, m * sizeof *pts);
 		free(pts);
 		used += m;
-		*skipped += s;
-		*skipped_rw += srw;
-		*rounded_split += rs;
-		*skipped_victim += sv;
+		counts->skipped += c.skipped;
+		counts->skipped_rw += c.skipped_rw;
+		counts->rounded_split += c.rounded_split;
+		counts->skipped_victim += c.skipped_victim;
+		counts->skipped_size += c.skipped_size;
 	}
 	*n = used;
 	return all ? all : calloc(1, sizeof *all);

@@ -14,8 +14,7 @@
 #include "sweep.h"
 
 /* sweep_points() over o->at[], concatenated in o->threads order; the counts are summed. */
-struct point *sweep_threads(const struct run_config *o, size_t *n, size_t *skipped,
-			   size_t *skipped_rw, size_t *rounded_split, size_t *skipped_victim);
+struct point *sweep_threads(const struct run_config *o, size_t *n, struct sweep_counts *counts);
 
 /* A thread's shares of each cache level at a's thread count (levels.h). */
 struct level_shares point_shares(const struct scaled_axes *a);

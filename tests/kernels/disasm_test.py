@@ -138,6 +138,54 @@ def check_compiled(name, reg, unroll, insns, text, need):
          'no byte loop for the tail')
 
 
+def store_bytes(mn, ops):
+    """Bytes one store instruction writes, from its source register (or its suffix for an
+    immediate); 0 for an instruction that stores nothing."""
+    if not is_store(ops) or not re.match(r'v?mov', mn) or mn.startswith(('movz', 'movs')):
+        return 0
+    src = operands(ops)[0]
+    for reg, n in (('%zmm', 64), ('%ymm', 32), ('%xmm', 16)):
+        if src.startswith(reg):
+            return 8 if mn in ('movq', 'vmovq') else 4 if mn in ('movd', 'vmovd') else n
+    if src.startswith('$'):
+        return {'q': 8, 'l': 4, 'w': 2, 'b': 1}.get(mn[-1], 0)
+    if re.match(r'%(r[a-ds][xip]|r[sd]i|r\d+)$', src):
+        return 8
+    if re.match(r'%(e\w\w|r\d+d)$', src):
+        return 4
+    if re.match(r'%([a-d]x|[sd]i|[sb]p|r\d+w)$', src):
+        return 2
+    return 1 if re.match(r'%([a-d]l|[sd]il|r\d+b)$', src) else 0
+
+
+def check_const(rows, funcs):
+    """The compile-time-size functions of memset_const, as GCC 12 -O2 builds memset(d, c, N):
+    straight-line stores adding up to exactly N bytes up to 256 (no loop, no rep stos), rep stosq
+    (with a store at each end) from 512; never a memset call, which would measure libc again."""
+    errors = []
+    sizes = sorted(int(f[len('store_memset_const_'):]) for f in funcs
+                   if re.match(r'store_memset_const_\d+$', f))
+    if 'memset_const' in rows and not sizes:
+        errors.append('memset_const: no store_memset_const_<n> function in the library')
+    for n in sizes:
+        fn = 'store_memset_const_%d' % n
+        insns, relocs = with_helpers(funcs, fn)
+        text = '\n'.join(f'{mn} {ops}' for _, _, mn, ops in insns)
+        if 'memset' in relocs or 'memset@PLT' in relocs or re.search(r'call', text):
+            errors.append(f'{fn}: calls a function: the constant size was not inlined')
+        rep = re.search(r'^rep stos', text, re.M) is not None
+        loop = any(mn.startswith('j') for _, _, mn, _ in insns)
+        if n <= 256:
+            stored = sum(store_bytes(mn, ops) for _, _, mn, ops in insns)
+            if rep or loop or stored != n:
+                errors.append(f'{fn}: {stored} bytes in straight-line stores (rep stos {rep}, '
+                              f'a branch {loop}), want exactly {n} and neither')
+        elif not rep or loop:
+            errors.append(f'{fn}: want rep stos and no branch from 512 bytes (rep stos {rep}, '
+                          f'a branch {loop})')
+    return errors
+
+
 def check_stores(rows, funcs):
     errors = []
     # The AVX-512 units: the objects holding AVX-512F rows, and by the one-file-per-ISA naming
@@ -293,7 +341,8 @@ def main(argv):
         print(f'disasm_test: {argv[1]} lists no {which}', file=sys.stderr)
         return 2
     funcs = disassemble(objdump, argv[2])
-    errors = (check_stores if which == 'stores' else check_loads)(rows, funcs)
+    errors = (check_stores(rows, funcs) + check_const(rows, funcs) if which == 'stores'
+              else check_loads(rows, funcs))
     for e in errors:
         print('FAIL ' + e)
     if errors:

@@ -105,6 +105,28 @@ static bool compiled_row(const struct kernel *k)
 	return false;
 }
 
+/* A compile-time-size row has a function at each of its sizes and none between them. */
+static void check_sizes(const struct kernel *k)
+{
+	static const size_t sizes[] = {
+#define SIZE(n) n,
+		KERNEL_CONST_SIZES(SIZE)
+#undef SIZE
+	};
+	size_t last = 0;
+
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		if (!k->at_size(sizes[i]) || k->at_size(sizes[i]) == k->fn)
+			fail(k, "a size of KERNEL_CONST_SIZES has no function of its own");
+		for (size_t n = last + 1; n < sizes[i]; n++)
+			if (k->at_size(n))
+				fail(k, "a function for a size not in KERNEL_CONST_SIZES");
+		last = sizes[i];
+	}
+	if (k->at_size(0) || k->at_size(last + 1) || k->at_size(4096))
+		fail(k, "a function for a size not in KERNEL_CONST_SIZES");
+}
+
 /* <family>_<instruction> (flush rows) or a bare <instruction> (clzero, movdir64b) or libc/rep. */
 static void check_instruction(const struct kernel *k)
 {
@@ -114,8 +136,10 @@ static void check_instruction(const struct kernel *k)
 
 	switch (k->kind) {
 	case KIND_libc:
-		if (strcmp(k->name, "memset") != 0 || k->isa)
-			fail(k, "the libc row is memset and needs no ISA");
+		if ((strcmp(k->name, "memset") != 0 && strcmp(k->name, "memset_const") != 0) || k->isa)
+			fail(k, "the libc rows are memset and memset_const and need no ISA");
+		if (!strcmp(k->name, "memset_const") != (k->at_size != NULL))
+			fail(k, "memset_const, and it alone, has functions per compile-time size");
 		return;
 	case KIND_rep:
 		if (strncmp(k->name, "rep_stos", 8) != 0 || k->isa || strlen(k->name) != 9 ||
@@ -162,6 +186,8 @@ int main(void)
 			fail(k, "kernel_find does not return the row");
 		if (!k->fn || !k->desc || !*k->desc || strchr(k->desc, '\n'))
 			fail(k, "needs a function and a one-line description");
+		if (k->at_size)
+			check_sizes(k);
 		if (k->kind > KIND_flush || !kernel_kind_name(k->kind))
 			fail(k, "kind out of range");
 		if (k->unroll < 1)

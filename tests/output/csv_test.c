@@ -115,7 +115,7 @@ static bool probe_column(const char *name, int c, bool chase)
 static struct point *sweep(const char *const *args, struct run_config *o, size_t *n)
 {
 	static char *argv[32] = { "run" };
-	size_t skipped, skipped_rw, rounded, skipped_victim;
+	struct sweep_counts counts;
 	struct cmdline cl;
 	struct point *pts = NULL;
 	int argc = 1;
@@ -125,7 +125,7 @@ static struct point *sweep(const char *const *args, struct run_config *o, size_t
 	if (cmdline_read(argc, argv, &cl) || run_config_parse(&cl, &genoa, o))
 		CHECK(0, "options refused");
 	else
-		pts = sweep_threads(o, n, &skipped, &skipped_rw, &rounded, &skipped_victim);
+		pts = sweep_threads(o, n, &counts);
 	cmdline_free(&cl);
 	return pts;
 }

@@ -19,7 +19,8 @@ static struct machine genoa;
 /* What one sweep gave: its points (NULL when refused) and counters. */
 struct swept {
 	struct point *pts;
-	size_t n, skipped, skipped_rw, rounded_split, skipped_victim, combinations;
+	size_t n, combinations;
+	struct sweep_counts c;
 };
 
 /* Sweep the run options in args (NULL-ended); false when the options themselves are bad. */
@@ -38,8 +39,7 @@ static bool sweep(const char *const *args, struct swept *s)
 		return false;
 	}
 	CHECK(sweep_combinations(&o, &s->combinations), "combinations overflow");
-	s->pts = sweep_threads(&o, &s->n, &s->skipped, &s->skipped_rw, &s->rounded_split,
-			       &s->skipped_victim);
+	s->pts = sweep_threads(&o, &s->n, &s->c);
 	run_config_free(&o);
 	cmdline_free(&cl);
 	return true;
@@ -54,7 +54,7 @@ static void store_ignores_mix_axes(void)
 	SWEEP(&s, "--kernels=memset", "--threads=2", "--call=4096", "--ws=call", "--rw=100",
 	      "--rw-mode=interleave,split", "--rw-layout=spread,contiguous", "--chunk=64,4096");
 	CHECK(s.combinations == 8, "8 combinations, got %zu", s.combinations);
-	CHECK(s.pts && s.n == 1 && !s.skipped && !s.skipped_rw && !s.rounded_split,
+	CHECK(s.pts && s.n == 1 && !s.c.skipped && !s.c.skipped_rw && !s.c.rounded_split,
 	      "one store point whatever the mix axes: %zu", s.n);
 	if (s.pts && s.n == 1) {
 		const struct point *p = &s.pts[0];
@@ -73,8 +73,8 @@ static void call_within_ws(void)
 	SWEEP(&s, "--kernels=memset,sse2_t_u1", "--threads=1,2", "--call=64,4096,1000",
 	      "--ws=seq:1024,random:4000");
 	/* of 2 threads x 2 kernels x 6: seq:1024 and random:4000 hold no 4096 call */
-	CHECK(s.pts && s.n == 16 && s.skipped == 2 * 2 * 2 && !s.skipped_rw,
-	      "%zu points, %zu skipped", s.n, s.skipped);
+	CHECK(s.pts && s.n == 16 && s.c.skipped == 2 * 2 * 2 && !s.c.skipped_rw,
+	      "%zu points, %zu skipped", s.n, s.c.skipped);
 	for (size_t i = 0; s.pts && i < s.n; i++)
 		CHECK(s.pts[i].store.ws_bytes % s.pts[i].store.call_bytes == 0 &&
 		      s.pts[i].store.ws_bytes <= (s.pts[i].store.mode == WS_SEQ ? 1024 : 4000),
@@ -88,8 +88,8 @@ static void mix_walks_in_order(void)
 
 	SWEEP(&s, "--kernels=memset", "--threads=2", "--call=4096", "--rw=50",
 	      "--ws=cold,random:65536,seq:65536,hot", "--chunk=1024");
-	CHECK(s.pts && s.n == 2 && s.skipped_rw == 2 && !s.skipped, "%zu points, %zu skipped_rw",
-	      s.n, s.skipped_rw);
+	CHECK(s.pts && s.n == 2 && s.c.skipped_rw == 2 && !s.c.skipped, "%zu points, %zu skipped_rw",
+	      s.n, s.c.skipped_rw);
 	if (s.pts && s.n == 2) {
 		const struct mix_shape *m = &s.pts[0].mix, *hot = &s.pts[1].mix;
 
@@ -117,7 +117,7 @@ static void layout_interleave_only(void)
 
 	SWEEP(&s, "--kernels=memset", "--threads=2", "--call=16384", "--ws=call", "--rw=50,0",
 	      "--rw-mode=interleave,split", "--rw-layout=spread,contiguous");
-	CHECK(s.pts && s.n == 5 && !s.skipped && !s.skipped_rw, "%zu points", s.n);
+	CHECK(s.pts && s.n == 5 && !s.c.skipped && !s.c.skipped_rw, "%zu points", s.n);
 	for (size_t i = 0; s.pts && i < s.n && i < 5; i++)
 		CHECK(!strcmp(s.pts[i].name, want[i]), "#%zu %s, want %s", i, s.pts[i].name, want[i]);
 	free(s.pts);
@@ -145,8 +145,8 @@ static void split_needs_threads(void)
 	SWEEP(&s, "--kernels=memset", "--threads=1,2", "--call=8192", "--rw=50,0",
 	      "--rw-mode=split,interleave");
 	/* 1 thread: rw 50 interleave, rw 0 split (a reader alone), rw 0; 2 threads: all four */
-	CHECK(s.pts && s.n == 7 && s.skipped_rw == 1, "%zu points, %zu skipped_rw", s.n,
-	      s.skipped_rw);
+	CHECK(s.pts && s.n == 7 && s.c.skipped_rw == 1, "%zu points, %zu skipped_rw", s.n,
+	      s.c.skipped_rw);
 	free(s.pts);
 }
 
@@ -157,8 +157,8 @@ static void split_ratio_rounded(void)
 	SWEEP(&s, "--kernels=memset", "--threads=2,3", "--call=8192", "--rw=75,3:1",
 	      "--rw-mode=split");
 	/* 2 threads: both are one writer of two; 3: 75 -> 2 of 3 (66.67), 3:1 -> 1 of 3 (33.33) */
-	CHECK(s.rounded_split == 4 && s.pts && s.n == 3, "%zu rounded, %zu points",
-	      s.rounded_split, s.n);
+	CHECK(s.c.rounded_split == 4 && s.pts && s.n == 3, "%zu rounded, %zu points",
+	      s.c.rounded_split, s.n);
 	if (s.pts && s.n == 3) {
 		CHECK(s.pts[0].mix.rw.write_parts == 1 && s.pts[0].mix.rw.total_parts == 2 &&
 		      !strcmp(s.pts[0].name, "memset/call:4096/ws:seq:8192/threads:2/rw:50/mode:split"),
