@@ -6,7 +6,8 @@
 PART: render (a tiny real sweep plotted), golden (tables of a committed run against the golden
 files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_faults, victim,
 victim_cpus (two real victim runs through compare-cpus: rows paired by cache word, overlays),
-march (the cc_ rows of a tiny real run in table --section march).
+march (the cc_ rows of a tiny real run in table --section march), dpdk_const (memset_const's
+rows and the dpdk section's C rows from a tiny real run).
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -619,6 +620,36 @@ def march(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def dpdk_const(storebench, src):
+    """memset_const in a tiny real run: rows only at its compile-time sizes (call_const 1, memset's
+    0), the skipped size said on stderr, and the dpdk section's C table with one 'N C' row per
+    size it measured."""
+    tmp = tempfile.mkdtemp(prefix="sb-const-")
+    try:
+        csv = os.path.join(tmp, "const.csv")
+        r = run([storebench, "run", "--kernels", "memset,memset_const", "--call", "64,100,1536",
+                 "--ws", "hot", "--threads", "1", "--min-time", "0.002", "--repetitions", "1",
+                 "--canary", "off", "--csv", csv])
+        if r.returncode != 0 or "1 combinations skipped where a compile-time-size kernel" \
+                not in r.stderr:
+            fail("const run: exit %d: %s" % (r.returncode, r.stderr[-500:]))
+        with open(csv) as f:
+            rows = list(DictReader(l for l in f if not l.startswith("#")))
+        got = sorted((x["kernel"], int(x["call_bytes"]), x["call_const"]) for x in rows)
+        want = sorted([("memset", n, "0") for n in (64, 100, 1536)] +
+                      [("memset_const", n, "1") for n in (64, 1536)])
+        if got != want:
+            fail("const rows %s, want %s" % (got, want))
+        r = run([os.path.join(src, "scripts/table"), "--section", "dpdk", "--format", "md", csv])
+        crow = [l.split("|")[1].strip() for l in r.stdout.splitlines() if " C |" in l]
+        if r.returncode != 0 or crow != ["64 C", "1536 C"] or "compile-time constant" not in r.stdout:
+            fail("dpdk C rows %s: %s" % (crow, r.stdout[-1500:]))
+        print("ok: memset_const at %s, C rows %s" % ([g[1] for g in got if g[0] != "memset"], crow))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__ + "\n")
@@ -630,7 +661,7 @@ def main(argv):
              "shares": lambda: shares(src), "steps": lambda: steps(src, exe),
              "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src),
              "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src),
-             "march": lambda: march(exe, src)}
+             "march": lambda: march(exe, src), "dpdk_const": lambda: dpdk_const(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
         return 2
