@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
-		{ "run", cmd_run }, { "list", cmd_list }, { "info", cmd_info },
+		{ "run", cmd_run }, { "list", cmd_list }, { "info", cmd_info }, { "load", cmd_load },
 	};
 
 	if (argc < 2)

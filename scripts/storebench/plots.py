@@ -4,7 +4,7 @@
 # series' points as data; gnuplot only draws them, so no CSV quirk (quoted commas, empty fields)
 # and no label can reach gnuplot as code.
 """Plot functions: bandwidth, threads, rw, ticks, victim, latency (one CSV), overlay and
-overlay_victims (several)."""
+overlay_victims (several), load_series (a `storebench load` time series)."""
 
 import os
 import textwrap
@@ -614,6 +614,37 @@ def overlay_victims(runs, labels, R, notes):
                                      col("chase_ns_median"), PALETTE[i % len(PALETTE)],
                                      point=(5, 7, 9, 11, 13, 4, 6, 8)[j % 8], width=2))
         R.render("latency.gp", slug, head, series)
+
+
+# The columns of a `storebench load` time series (results/README.md, Load time series).
+LOAD_COLUMNS = ("t_s", "read_gbps", "write_gbps", "total_gbps", "thread_min_gbps", "complete")
+
+
+def load_series(run, R, notes):
+    """A `storebench load` CSV: read, write and total GB/s per interval against time, and the
+    slowest thread's (dashed); the last interval cut short by the stop is left out."""
+    rows = [r for r in run.rows if r.get("complete") == "1"]
+    if len(rows) < len(run.rows):
+        notes.append("load: %d interval(s) cut short by the stop left out" % (
+            len(run.rows) - len(rows)))
+    m = run.meta
+    # at rw 50 read and write are the same bytes: the read line is dotted with other marks, so
+    # the write line shows through it
+    series = [Series(title, rows, col("t_s"), col(c), colour, dash=dash, point=point, width=2)
+              for title, c, colour, dash, point in (
+                  ("write", "write_gbps", KIND_RGB["nt"], 1, 7),
+                  ("read", "read_gbps", KIND_RGB["t"], 3, 5),
+                  ("total", "total_gbps", "#000000", 1, 7),
+                  ("slowest thread (read + write)", "thread_min_gbps", "#808080", 2, 9))]
+    cap = num(m.get("load_write_rate_gbps"))
+    R.render("load.gp", "load", "%s\nstorebench load: %s threads of %s, rw %s, %s each in %s "
+             "chunks, %s pages%s; summary: write GB/s mean %s, read %s" % (
+                 header(run), m.get("load_threads", "?"), m.get("load_kernel", "?"),
+                 m.get("load_rw_ratio", "?"), fmt_bytes(ival(m, "load_mem_bytes") or 0),
+                 fmt_bytes(ival(m, "load_chunk_bytes") or 0), m.get("load_pages", "?"),
+                 ", write cap %g GB/s" % cap if cap else "",
+                 m.get("summary_write_gbps_mean", "?"), m.get("summary_read_gbps_mean", "?")),
+             series)
 
 
 def _per(row, denom):

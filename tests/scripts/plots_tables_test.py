@@ -7,7 +7,7 @@ PART: render (a tiny real sweep plotted), golden (tables of a committed run agai
 files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_faults, victim,
 victim_cpus (two real victim runs through compare-cpus: rows paired by cache word, overlays),
 march (the cc_ rows of a tiny real run in table --section march), dpdk_const (memset_const's
-rows and the dpdk section's C rows from a tiny real run).
+rows and the dpdk section's C rows from a tiny real run), load (a tiny storebench load plotted).
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -650,6 +650,32 @@ def dpdk_const(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def load_plot(storebench, src):
+    """A tiny real `storebench load` plotted: one plot, load.png/.svg, valid; the stop's short
+    interval left out with a note."""
+    if shutil.which("gnuplot") is None:
+        print("SKIP: gnuplot not installed")
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix="sb-load-")
+    try:
+        csv = os.path.join(tmp, "load.csv")
+        r = run([storebench, "load", "--mem", "16MiB", "--rw", "50", "--duration", "1.2",
+                 "--interval", "0.2", "--csv", csv])
+        if r.returncode != 0:
+            fail("load failed (%d): %s" % (r.returncode, r.stderr[-300:]))
+        r = run([os.path.join(src, "scripts/plot"), "-o", os.path.join(tmp, "plots"), csv])
+        files = [l for l in r.stdout.splitlines() if not l.startswith("note: ")]
+        if r.returncode != 0 or r.stderr or sorted(os.path.basename(f) for f in files) != \
+                ["load.png", "load.svg"]:
+            fail("scripts/plot of a load: exit %d, %s, stderr %s" % (r.returncode, files, r.stderr))
+        for f in files:
+            (check_png if f.endswith(".png") else check_svg)(f)
+        print("ok: a load time series plotted: %s" % files)
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__ + "\n")
@@ -661,7 +687,8 @@ def main(argv):
              "shares": lambda: shares(src), "steps": lambda: steps(src, exe),
              "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src),
              "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src),
-             "march": lambda: march(exe, src), "dpdk_const": lambda: dpdk_const(exe, src)}
+             "march": lambda: march(exe, src), "dpdk_const": lambda: dpdk_const(exe, src),
+             "load": lambda: load_plot(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
         return 2

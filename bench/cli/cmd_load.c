@@ -1,0 +1,485 @@
+/*
+ * cmd_load.c — `storebench load`: a steady memory load with a time series, as memtouch makes one
+ * (to load a guest during live migration, or to measure what a neighbour's load costs): threads
+ * dirty and read their own regions with one store kernel until stopped, and every --interval a
+ * row says what they did.  Plain C.  The workers are bench/load/load_gen.c; this file reads the
+ * options, writes the CSV as it goes and its summary at the end.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "load_gen.h"
+#include "machine.h"
+#include "metadata.h"
+#include "outfiles.h"
+#include "placement.h"
+#include "signals.h"
+#include "sizes.h"
+
+static const char usage[] =
+	"usage: storebench load [--kernel NAME] [--threads N] [--placement SPEC] [--mem SIZE]\n"
+	"                       [--rw R] [--chunk SIZE] [--pages 4k|thp|hugetlb] [--fill BYTE]\n"
+	"                       [--duration SEC] [--interval SEC] [--write-rate GB/s] [--once]\n"
+	"                       [--csv FILE] [--machine ID]\n"
+	"A steady memory load (memtouch's): each of --threads threads, pinned as --placement says\n"
+	"(compact, spread or cpus:LIST; default compact), first touches its own --mem bytes (default\n"
+	"1GiB) with the store kernel --kernel (default memset; `storebench list`), then walks them in\n"
+	"--chunk calls (default 4KiB), --rw percent of them stores (default 100, spread evenly: 50\n"
+	"reads and writes alternately), the rest reads, until --duration seconds have passed\n"
+	"(default: until SIGINT or SIGTERM).  --write-rate caps the stores of all threads together,\n"
+	"in GB/s (1e9 bytes), so a migration test dirties memory at a known rate.  --once: the first\n"
+	"touch only, its time reported, no steady load.\n"
+	"Every --interval seconds (default 1) one CSV row: t_s, the interval, bytes read and written\n"
+	"in it over all threads (from counters the workers add to: the rows add up to the totals),\n"
+	"GB/s read, written and total, and the slowest thread's GB/s; written as it goes, so a\n"
+	"killed load keeps every interval but the current one.  A stop (SIGINT, SIGTERM) writes the\n"
+	"last, shorter interval (complete=0) and a summary (mean, min and max per interval) as # lines\n"
+	"and on stderr.  Default file: results/<machine>/<UTC time>-load.csv; columns:\n"
+	"results/README.md, Load time series.  scripts/plot draws it.\n";
+
+/* The steady load's limits: an interval from 1 ms, a run up to a year, a rate up to 10 TB/s. */
+#define LOAD_INTERVAL_MIN 0.001
+#define LOAD_DURATION_MAX (365.0 * 86400)
+#define LOAD_RATE_MAX 10000.0
+
+struct load_options {
+	const char *kernel, *placement, *csv, *machine;
+	unsigned threads;
+	uint64_t mem, chunk;
+	unsigned rw;         /* percent of chunks stored */
+	enum page_policy pages;
+	unsigned fill;
+	double duration;     /* seconds; 0: until a signal */
+	double interval;     /* seconds per row */
+	double write_rate;   /* GB/s over all threads; 0: unlimited */
+	bool once;
+};
+
+static int bad(const char *opt, const char *value, const char *want)
+{
+	fprintf(stderr, "storebench load: %s '%s': %s\n", opt, value, want);
+	return 2;
+}
+
+static bool size_value(const char *s, uint64_t *out)
+{
+	struct list_grammar g = { .units = true, .min = 1, .max = SIZE_LIMIT };
+	struct u64_list l = { 0 };
+	char err[128];
+	bool ok = u64_list_parse(s, &g, &l, err, sizeof err) && l.n == 1;
+
+	if (ok)
+		*out = l.v[0];
+	u64_list_free(&l);
+	return ok;
+}
+
+static bool number(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* One option at argv[*i]: 0 consumed, 1 help printed, 2 bad (one stderr line). */
+static int option(int argc, char **argv, int *i, struct load_options *o)
+{
+	const char *a = argv[*i], *eq = strchr(a, '='), *v;
+	char name[32];
+	double d;
+	uint64_t u;
+
+	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		fputs(usage, stdout);
+		return 1;
+	}
+	if (!strcmp(a, "--once")) {
+		o->once = true;
+		return 0;
+	}
+	static const char *const with_value[] = { "--kernel", "--threads", "--placement", "--mem",
+						  "--rw", "--chunk", "--pages", "--fill", "--duration",
+						  "--interval", "--write-rate", "--csv", "--machine" };
+	bool known = false;
+
+	snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+	for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+		known |= !strcmp(name, with_value[k]);
+	if (!known) {
+		fprintf(stderr, "storebench load: unknown option '%s' (try --help)\n", a);
+		return 2;
+	}
+	v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+	if (!v) {
+		fprintf(stderr, "storebench load: %s needs a value (try --help)\n", name);
+		return 2;
+	}
+	if (!strcmp(name, "--kernel"))
+		o->kernel = v;
+	else if (!strcmp(name, "--placement"))
+		o->placement = v;
+	else if (!strcmp(name, "--csv"))
+		o->csv = v;
+	else if (!strcmp(name, "--machine"))
+		o->machine = v;
+	else if (!strcmp(name, "--threads"))
+		return size_value(v, &u) && u <= 4096 ? (o->threads = (unsigned)u, 0)
+						       : bad(name, v, "want a count, 1..4096");
+	else if (!strcmp(name, "--mem"))
+		return size_value(v, &o->mem) ? 0 : bad(name, v, "want a size, e.g. 1GiB");
+	else if (!strcmp(name, "--chunk"))
+		return size_value(v, &o->chunk) ? 0 : bad(name, v, "want a size, e.g. 4KiB");
+	else if (!strcmp(name, "--rw"))
+		return number(v, 0, 100, &d) && d == floor(d) ? (o->rw = (unsigned)d, 0)
+							      : bad(name, v, "want a percent 0..100");
+	else if (!strcmp(name, "--pages")) {
+		for (int p = PAGES_4K; p <= PAGES_HUGETLB; p++)
+			if (!strcmp(v, page_policy_name[p])) {
+				o->pages = (enum page_policy)p;
+				return 0;
+			}
+		return bad(name, v, "want 4k, thp or hugetlb");
+	} else if (!strcmp(name, "--fill"))
+		return byte_parse(v, &o->fill) ? 0 : bad(name, v, "want a byte, 0..255 or 0x00..0xff");
+	else if (!strcmp(name, "--duration"))
+		return number(v, LOAD_INTERVAL_MIN, LOAD_DURATION_MAX, &o->duration)
+			       ? 0 : bad(name, v, "want seconds, 0.001 up to a year");
+	else if (!strcmp(name, "--interval"))
+		return number(v, LOAD_INTERVAL_MIN, 3600, &o->interval)
+			       ? 0 : bad(name, v, "want seconds, 0.001..3600");
+	else if (!strcmp(name, "--write-rate"))
+		return number(v, 1e-6, LOAD_RATE_MAX, &o->write_rate)
+			       ? 0 : bad(name, v, "want GB/s above 0, at most 10000");
+	return 0;
+}
+
+/* The CSV at o->csv, or results/<machine>/<UTC>-load.csv; created exclusively, never on 0-2. */
+static FILE *create_csv(const struct load_options *o, const struct machine *m, time_t now,
+			char *path, size_t len)
+{
+	char id[128], stamp[32];
+	int fd = -1;
+
+	if (o->machine)
+		snprintf(id, sizeof id, "%s", o->machine);
+	else
+		machine_id(&m->cpu, id, sizeof id);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+	if (o->csv) {
+		snprintf(path, len, "%s", o->csv);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	} else if ((mkdir("results", 0755) == 0 || errno == EEXIST) &&
+		   (snprintf(path, len, "results/%s", id), mkdir(path, 0755) == 0 || errno == EEXIST)) {
+		for (int n = 1; fd < 0 && n < 100; n++) {
+			if (n == 1)
+				snprintf(path, len, "results/%s/%s-load.csv", id, stamp);
+			else
+				snprintf(path, len, "results/%s/%s-load-%d.csv", id, stamp, n);
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+			if (fd < 0 && errno != EEXIST)
+				break;
+		}
+	}
+	while (fd >= 0 && fd <= 2) { /* a closed stdio descriptor: keep results off it */
+		int up = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		fd = up;
+	}
+	if (fd < 0) {
+		fprintf(stderr, "storebench load: cannot create CSV file '%s': %s%s\n", path,
+			strerror(errno), errno == EEXIST ? " (results are never overwritten)" : "");
+		return NULL;
+	}
+	return fdopen(fd, "w");
+}
+
+/* What the rows add up to, for the summary. */
+struct series {
+	size_t rows;                        /* complete intervals */
+	double wmin, wmax, wsum, rmin, rmax, rsum; /* GB/s per complete interval */
+	uint64_t read, written;             /* bytes over every row, the last partial one too */
+};
+
+static void row(FILE *f, struct series *s, double t, double dt, const struct load_count *prev,
+		const struct load_count *now, unsigned threads, bool complete)
+{
+	uint64_t rd = 0, wr = 0;
+	double min = INFINITY;
+	unsigned slow = 0;
+
+	for (unsigned i = 0; i < threads; i++) {
+		uint64_t b = now[i].read - prev[i].read + now[i].written - prev[i].written;
+
+		rd += now[i].read - prev[i].read;
+		wr += now[i].written - prev[i].written;
+		if ((double)b / dt / 1e9 < min) {
+			min = (double)b / dt / 1e9;
+			slow = i;
+		}
+	}
+	fprintf(f, "%.6f,%.6f,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%u,%d\n", t, dt,
+		(unsigned long long)rd, (unsigned long long)wr, rd / dt / 1e9, wr / dt / 1e9,
+		(rd + wr) / dt / 1e9, min, slow, complete);
+	fflush(f); /* the row is on disk before the next interval: a killed load keeps it */
+	s->read += rd;
+	s->written += wr;
+	if (!complete)
+		return;
+	double rg = rd / dt / 1e9, wg = wr / dt / 1e9;
+
+	if (!s->rows++) {
+		s->rmin = s->rmax = rg;
+		s->wmin = s->wmax = wg;
+	}
+	s->rsum += rg;
+	s->wsum += wg;
+	s->rmin = fmin(s->rmin, rg);
+	s->rmax = fmax(s->rmax, rg);
+	s->wmin = fmin(s->wmin, wg);
+	s->wmax = fmax(s->wmax, wg);
+}
+
+static void preamble(FILE *f, const struct load_options *o, const struct machine *m,
+		     const struct kernel *k, const struct load_kernel *lk, const struct placement *pl,
+		     int argc, char **argv, time_t now)
+{
+	char stamp[32], cmd[4096] = "storebench";
+	size_t used = strlen(cmd);
+
+	for (int i = 0; i < argc && used + 2 < sizeof cmd; i++)
+		used += (size_t)snprintf(cmd + used, sizeof cmd - used, " %s", argv[i]);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	metadata_build_id(f, "# ");
+	metadata_machine(f, "# ", m);
+	metadata_build_flags(f, "# ");
+	metadata_kv(f, "# ", "utc_time", "%s", stamp);
+	metadata_kv(f, "# ", "command_line", "%s", cmd);
+	metadata_kv(f, "# ", "load", "%s", "time series of storebench load (results/README.md)");
+	metadata_kv(f, "# ", "load_kernel", "%s", k->name);
+	metadata_kv(f, "# ", "load_read_kernel", "%s", lk->name);
+	metadata_kv(f, "# ", "load_threads", "%u", o->threads);
+	metadata_kv(f, "# ", "load_placement", "%s", pl->spec);
+	fputs("# load_cpus=", f);
+	for (unsigned i = 0; i < o->threads; i++)
+		fprintf(f, "%s%d", i ? "," : "", pl->cpu[i]);
+	fputc('\n', f);
+	metadata_kv(f, "# ", "load_mem_bytes", "%llu", (unsigned long long)o->mem);
+	metadata_kv(f, "# ", "load_chunk_bytes", "%llu", (unsigned long long)o->chunk);
+	metadata_kv(f, "# ", "load_rw_ratio", "%u", o->rw);
+	metadata_kv(f, "# ", "load_pages", "%s", page_policy_name[o->pages]);
+	metadata_kv(f, "# ", "load_fill_byte", "%u", o->fill);
+	metadata_kv(f, "# ", "load_interval_s", "%g", o->interval);
+	metadata_kv(f, "# ", "load_duration_s", "%g", o->duration);
+	metadata_kv(f, "# ", "load_write_rate_gbps", "%g", o->write_rate);
+	fputs("t_s,interval_s,read_bytes,write_bytes,read_gbps,write_gbps,total_gbps,"
+	      "thread_min_gbps,thread_min,complete\n", f);
+	fflush(f);
+}
+
+/* CLOCK_MONOTONIC in ns: the clock clock_nanosleep's deadlines are on (mono_ns is the RAW one,
+ * which runs at another rate, so the sampler keeps to this one alone). */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until deadline (CLOCK_MONOTONIC ns); false when a stop signal came first. */
+static bool sleep_until(uint64_t deadline)
+{
+	struct timespec ts = { (time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u) };
+
+	while (!signals_pending()) {
+		int e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+
+		if (!e)
+			return !signals_pending();
+		if (e != EINTR)
+			return true;
+	}
+	return false;
+}
+
+static void summary(FILE *f, const struct series *s, const struct load_count *total,
+		    unsigned threads, double steady_s, double touch_s, const struct load_options *o)
+{
+	uint64_t rd = 0, wr = 0;
+
+	for (unsigned i = 0; i < threads; i++) {
+		rd += total[i].read;
+		wr += total[i].written;
+	}
+	fprintf(f, "# first_touch_s=%.6f\n# first_touch_gbps=%.4f\n", touch_s,
+		(double)o->mem * threads / touch_s / 1e9);
+	fprintf(f, "# summary_intervals=%zu\n# summary_steady_s=%.6f\n", s->rows, steady_s);
+	fprintf(f, "# summary_read_bytes=%llu\n# summary_write_bytes=%llu\n",
+		(unsigned long long)s->read, (unsigned long long)s->written);
+	fprintf(f, "# workers_read_bytes=%llu\n# workers_write_bytes=%llu\n",
+		(unsigned long long)rd, (unsigned long long)wr);
+	if (s->rows)
+		fprintf(f, "# summary_write_gbps_mean=%.4f\n# summary_write_gbps_min=%.4f\n"
+			   "# summary_write_gbps_max=%.4f\n# summary_read_gbps_mean=%.4f\n"
+			   "# summary_read_gbps_min=%.4f\n# summary_read_gbps_max=%.4f\n",
+			s->wsum / s->rows, s->wmin, s->wmax, s->rsum / s->rows, s->rmin, s->rmax);
+	if (steady_s > 0)
+		fprintf(f, "# write_rate_achieved_gbps=%.4f\n", wr / steady_s / 1e9);
+	fflush(f);
+	fprintf(stderr, "storebench load: first touch %.3f s (%.2f GB/s); %zu intervals over %.1f s",
+		touch_s, (double)o->mem * threads / touch_s / 1e9, s->rows, steady_s);
+	if (s->rows)
+		fprintf(stderr, ": write GB/s mean %.2f (min %.2f, max %.2f), read %.2f (%.2f, %.2f)",
+			s->wsum / s->rows, s->wmin, s->wmax, s->rsum / s->rows, s->rmin, s->rmax);
+	if (o->write_rate > 0 && steady_s > 0)
+		fprintf(stderr, "; write rate asked %.3f, achieved %.3f GB/s", o->write_rate,
+			wr / steady_s / 1e9);
+	fputc('\n', stderr);
+}
+
+static int measure(FILE *f, const struct load_options *o, const struct load_config *c,
+		   const char *path)
+{
+	char err[256];
+	struct load_gen *g = load_start(c, err, sizeof err);
+	struct load_count *prev, *now;
+	struct series s = { 0 };
+	uint64_t t0, last, interval = (uint64_t)(o->interval * 1e9);
+	int sig;
+
+	if (!g) {
+		fprintf(stderr, "storebench load: %s\n", err);
+		return 1;
+	}
+	prev = calloc(o->threads, sizeof *prev);
+	now = calloc(o->threads, sizeof *now);
+	if (!prev || !now) {
+		fprintf(stderr, "storebench load: out of memory\n");
+		load_stop(g);
+		load_free(g);
+		free(prev);
+		free(now);
+		return 1;
+	}
+	t0 = last = now_ns();
+	for (uint64_t k = 1; !o->once; k++) {
+		uint64_t due = t0 + k * interval, end = t0 + (uint64_t)(o->duration * 1e9);
+		bool ends = o->duration > 0 && end <= due;
+
+		if (!sleep_until(ends ? end : due))
+			break;
+		load_sample(g, now);
+		uint64_t t = now_ns();
+
+		/* complete: a whole --interval (the last one of a --duration may be shorter) */
+		row(f, &s, (double)(t - t0) / 1e9, (double)(t - last) / 1e9, prev, now, o->threads,
+		    !ends || end == due);
+		memcpy(prev, now, o->threads * sizeof *now);
+		last = t;
+		if (ends)
+			break;
+	}
+	load_stop(g);
+	load_sample(g, now); /* the workers' own totals */
+	uint64_t t = now_ns();
+
+	if (!o->once && t > last && memcmp(prev, now, o->threads * sizeof *now))
+		row(f, &s, (double)(t - t0) / 1e9, (double)(t - last) / 1e9, prev, now, o->threads,
+		    false);
+	summary(f, &s, now, o->threads, o->once ? 0 : (double)(t - t0) / 1e9,
+		load_first_touch_s(g), o);
+	load_free(g);
+	free(prev);
+	free(now);
+	sig = signals_pending();
+	if (fclose(f)) {
+		fprintf(stderr, "storebench load: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fprintf(stderr, "storebench: csv %s\n", path);
+	return sig ? 128 + sig : 0;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct load_options o = { .kernel = "memset", .placement = "compact", .threads = 1,
+				  .mem = 1ull << 30, .chunk = 4096, .rw = 100, .pages = PAGES_4K,
+				  .fill = 0xa5, .interval = 1 };
+	struct machine m = { 0 };
+	struct placement pl = { 0 };
+	const struct kernel *k;
+	const struct load_kernel *lk;
+	char err[256], path[4096] = "";
+	const char *why;
+	time_t now = time(NULL);
+	FILE *f;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		rc = option(argc, argv, &i, &o);
+		if (rc)
+			return rc == 1 ? 0 : rc;
+	}
+	if (o.chunk > o.mem) {
+		fprintf(stderr, "storebench load: --chunk %llu is larger than --mem %llu: a thread's "
+				"region holds whole chunks\n", (unsigned long long)o.chunk,
+			(unsigned long long)o.mem);
+		return 2;
+	}
+	o.mem = o.mem / o.chunk * o.chunk;
+	k = kernel_find(o.kernel);
+	if (!k)
+		return bad("--kernel", o.kernel, "no such kernel (storebench list)");
+	if (kernel_store_at(k, o.chunk) == NULL)
+		return bad("--kernel", o.kernel, "built for fixed call sizes only; give one as --chunk");
+	rc = machine_load(&m, "storebench load");
+	if (rc)
+		return rc;
+	why = cpu_isa_unavailable(k->isa, &m.cpu);
+	lk = load_kernel_best(&m.cpu);
+	if (why) {
+		machine_free(&m);
+		return bad("--kernel", o.kernel, why);
+	}
+	if (!placement_order(m.topo, o.placement, &pl, err, sizeof err) || pl.ncpus < o.threads) {
+		fprintf(stderr, "storebench load: --placement '%s': %s\n", o.placement,
+			pl.ncpus < o.threads && !err[0] ? "fewer allowed CPUs than --threads" : err);
+		placement_free(&pl);
+		machine_free(&m);
+		return 2;
+	}
+	f = create_csv(&o, &m, now, path, sizeof path);
+	if (!f) {
+		placement_free(&pl);
+		machine_free(&m);
+		return errno == EEXIST ? 2 : 1;
+	}
+	preamble(f, &o, &m, k, lk, &pl, argc, argv, now);
+	signals_install();
+	struct load_config c = {
+		.k = k, .store = kernel_store_at(k, o.chunk), .read = lk->fn, .threads = o.threads,
+		.cpu = pl.cpu, .node = pl.node, .pages = o.pages, .mem_bytes = o.mem,
+		.chunk_bytes = o.chunk, .write_parts = o.rw, .total_parts = 100, .fill = (int)o.fill,
+		.write_rate = o.write_rate * 1e9, .once = o.once,
+	};
+	rc = measure(f, &o, &c, path);
+	placement_free(&pl);
+	machine_free(&m);
+	return rc;
+}

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# load_test.py — `storebench load` end to end: real threads, real clocks, nothing mocked.
+# Python 3 standard library.  Asserts what a user relies on, never a speed: the rows add up to
+# the workers' own totals, a stop leaves a valid file, a kill loses only the current interval,
+# a write cap is never exceeded, bad input is one line and exit 2 with no file.
+"""usage: load_test.py STOREBENCH sums|signals|rate|once|errors
+
+sums     2 threads at rw 50 for 1.5 s in 0.25 s intervals: six whole intervals (and at most the
+         stop's remainder, complete=0), every row's bytes are whole chunks,
+         read and written alternate (as many of each, +-1 chunk a thread), and the rows' sums
+         equal the workers' totals the summary reports (the rows come from the same counters).
+signals  SIGINT and SIGTERM mid-load: exit 130 / 143, the last shorter interval (complete=0) and
+         the summary written, sums equal; SIGKILL: every row written so far is whole and parses,
+         and nothing else is in the file (no half row).
+rate     --write-rate 0.2: the achieved rate never exceeds the cap by more than one chunk a
+         thread over the run, and is not zero.
+once     --once: the first touch timed, no data rows, exit 0.
+errors   bad values, an unknown option or kernel, a chunk above --mem, an existing --csv: exit 2,
+         one stderr line naming the option, no new file.
+"""
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from testlib import Checker
+
+SB, PART = os.path.abspath(sys.argv[1]), sys.argv[2]
+COLS = ["t_s", "interval_s", "read_bytes", "write_bytes", "read_gbps", "write_gbps", "total_gbps",
+        "thread_min_gbps", "thread_min", "complete"]
+SMALL = ["--mem", "16MiB", "--chunk", "4KiB", "--placement", "compact"]
+check = Checker()
+
+
+def read(path):
+    """(metadata dict, rows, raw data lines) of a load CSV."""
+    meta, lines = {}, []
+    with open(path) as f:
+        text = f.read()
+    for line in text.splitlines():
+        if line.startswith("# "):
+            k, _, v = line[2:].partition("=")
+            meta[k] = v
+        elif line:
+            lines.append(line)
+    check(text.endswith("\n"), f"{path}: the file ends inside a line")
+    return meta, list(csv.DictReader(lines)), lines
+
+
+def load(d, name, args, during=None, timeout=60):
+    path = os.path.join(d, name + ".csv")
+    p = subprocess.Popen([SB, "load", "--csv", path] + args, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    if during:
+        during(p)
+    out, err = p.communicate(timeout=timeout)
+    return p.returncode, path, err
+
+
+def sums_equal(name, meta, rows):
+    for kind in ("read", "write"):
+        got = sum(int(r[kind + "_bytes"]) for r in rows)
+        want = int(meta.get("workers_%s_bytes" % kind, -1))
+        check(got == want == int(meta.get("summary_%s_bytes" % kind, -2)),
+              f"{name}: rows' {kind} bytes {got}, workers' {want}, summary "
+              f"{meta.get('summary_%s_bytes' % kind)}")
+
+
+def test_sums(d):
+    rc, path, err = load(d, "sums", SMALL + ["--threads", "2", "--rw", "50", "--duration", "1.5",
+                                              "--interval", "0.25"])
+    check(rc == 0, f"sums: exit {rc}: {err}")
+    meta, rows, lines = read(path)
+    check(lines[0].split(",") == COLS, f"sums: header {lines[0]}")
+    # six whole intervals, then at most the bytes between the last sample and the workers' stop
+    whole = [r["complete"] for r in rows]
+    check(whole[:6] == ["1"] * 6 and whole[6:] in ([], ["0"]),
+          f"sums: complete flags {whole} (want 6 whole, then at most the stop's remainder)")
+    for r in rows:
+        for kind in ("read", "write"):
+            check(int(r[kind + "_bytes"]) % 4096 == 0, f"sums: {kind} bytes not whole chunks: {r}")
+        check(float(r["thread_min_gbps"]) <= float(r["total_gbps"]) and
+              r["thread_min"] in ("0", "1"), f"sums: thread minimum {r}")
+    reads = int(meta["workers_read_bytes"]) // 4096
+    writes = int(meta["workers_write_bytes"]) // 4096
+    check(writes > 0 and abs(reads - writes) <= 2, f"sums: rw 50 gave {reads} reads, {writes} writes")
+    sums_equal("sums", meta, rows)
+    for k in ("storebench_version", "cpu_codename", "command_line", "load_kernel", "load_cpus",
+              "load_rw_ratio", "first_touch_s", "summary_write_gbps_mean"):
+        check(k in meta, f"sums: metadata {k} missing")
+    check(f"csv {path}" in err and "intervals" in err, f"sums: stderr {err!r}")
+
+
+def test_signals(d):
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        def stop(p, sig=sig):
+            time.sleep(1.2)
+            p.send_signal(sig)
+
+        rc, path, err = load(d, "sig%d" % sig, SMALL + ["--rw", "50", "--interval", "0.2"], stop)
+        meta, rows, _ = read(path)
+        check(rc == code, f"{sig.name}: exit {rc}, want {code}: {err}")
+        check(rows and rows[-1]["complete"] == "0" and all(r["complete"] == "1" for r in rows[:-1]),
+              f"{sig.name}: complete flags {[r['complete'] for r in rows]}")
+        sums_equal(sig.name, meta, rows)
+
+    def kill(p):
+        time.sleep(1.5)
+        p.kill()
+
+    rc, path, err = load(d, "kill", SMALL + ["--rw", "50", "--interval", "0.2"], kill)
+    meta, rows, lines = read(path)
+    check(rc == -signal.SIGKILL, f"SIGKILL: exit {rc}")
+    check(len(rows) >= 2 and all(len(l.split(",")) == len(COLS) for l in lines) and
+          all(r["complete"] == "1" for r in rows), f"SIGKILL: {len(rows)} rows: {lines[-2:]}")
+    check("summary_intervals" not in meta, "SIGKILL: a summary nobody could write")
+
+
+def test_rate(d):
+    rc, path, err = load(d, "rate", SMALL + ["--threads", "2", "--write-rate", "0.2",
+                                              "--duration", "1.5", "--interval", "0.5"])
+    meta, rows, _ = read(path)
+    check(rc == 0, f"rate: exit {rc}: {err}")
+    written, steady = int(meta["workers_write_bytes"]), float(meta["summary_steady_s"])
+    cap = 0.2e9 * steady * 1.001 + 2 * 4096  # the workers pace on the RAW clock: 0.1 % slew
+    check(0 < written <= cap, f"rate: {written} bytes in {steady} s, cap {cap:.0f}")
+    check("write rate asked 0.200, achieved" in err, f"rate: stderr {err!r}")
+
+
+def test_once(d):
+    rc, path, err = load(d, "once", SMALL + ["--once"])
+    meta, rows, _ = read(path)
+    check(rc == 0 and not rows and float(meta["first_touch_s"]) > 0 and
+          meta["summary_intervals"] == "0", f"once: exit {rc}, {len(rows)} rows, {meta.get('first_touch_s')}")
+
+
+def test_errors(d):
+    existing = os.path.join(d, "exists.csv")
+    open(existing, "w").close()
+    cases = [(["--rw", "101"], "--rw"), (["--interval", "0"], "--interval"),
+             (["--threads", "x"], "--threads"), (["--mem", "1X"], "--mem"),
+             (["--write-rate", "-1"], "--write-rate"), (["--bogus"], "--bogus"),
+             (["--kernel", "nosuch"], "--kernel"), (["--chunk", "2MiB", "--mem", "1MiB"], "--chunk"),
+             (["--duration"], "--duration"), (["--pages", "2m"], "--pages")]
+    for args, name in cases:
+        before = set(os.listdir(d))
+        r = subprocess.run([SB, "load", "--csv", os.path.join(d, "e.csv")] + args,
+                           capture_output=True, text=True, timeout=30)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and name in lines[0] and
+              set(os.listdir(d)) == before, f"errors {args}: exit {r.returncode}, {lines}")
+    r = subprocess.run([SB, "load", "--csv", existing, "--once"] + SMALL, capture_output=True,
+                       text=True, timeout=30)
+    check(r.returncode == 2 and os.path.getsize(existing) == 0 and "never overwritten" in r.stderr,
+          f"errors: existing --csv: exit {r.returncode}, {r.stderr.strip()}")
+
+
+if __name__ == "__main__":
+    parts = {"sums": test_sums, "signals": test_signals, "rate": test_rate, "once": test_once,
+             "errors": test_errors}
+    if PART not in parts:
+        sys.exit(__doc__)
+    with tempfile.TemporaryDirectory() as tmp:
+        parts[PART](tmp)
+    sys.exit(check.finish("load " + PART))
