@@ -126,10 +126,16 @@ def threshold(result, old, new, current, smallest):
     if result["leader"] is None:
         return None, "no size where either path clearly wins"
     if result["leader"] == new and not [c for c in result["crossovers"] if c["to"] == old]:
-        # The new path leads from the smallest size measured and never loses it again.
-        if current <= smallest:
-            return None, "%s leads from the smallest size measured; the threshold is already below it" % new
-        return smallest, "%s leads at every size measured" % new
+        # The new path leads from its first clear win and never loses it again; below that the
+        # two are equal within noise, so the threshold goes to the first win, said as such (not
+        # "every size": the report says "leads from" the same size).
+        start = result["runs"][0][1][0] if result["runs"] else smallest
+        if current <= start:
+            return None, "%s leads from %d B; the threshold is already at or below it" % (
+                new, start)
+        if start <= smallest:
+            return smallest, "%s leads at every size measured" % new
+        return start, "%s leads from %d B (equal within noise below it)" % (new, start)
     if result["leader"] == new:
         # Leads small, loses later: the switch glibc can make is only "never"/"always"; keep.
         return None, "%s leads at small sizes and loses above them: one threshold cannot follow" % new

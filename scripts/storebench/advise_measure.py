@@ -85,14 +85,17 @@ def _stream(cmd, env, progress):
     except OSError as e:
         raise MeasureError("%s: %s" % (" ".join(cmd[:2]), e))
     last = []
+    # a terminal gets one line rewritten in place; a log (CI, `2>log`) one line per point, never
+    # carriage returns that join a whole sweep into one line
+    tty = sys.stderr.isatty()
     for line in proc.stderr:
         if line.strip():
             last = [line.strip()]
         if progress and re.match(r"storebench: .*point \d+/\d+", line):
-            sys.stderr.write("\r" + line.strip()[:150].ljust(150))
+            sys.stderr.write("\r" + line.strip()[:150].ljust(150) if tty else line.strip() + "\n")
             sys.stderr.flush()
     proc.wait()
-    if progress:
+    if progress and tty:
         sys.stderr.write("\r" + " " * 150 + "\r")
     if proc.returncode != 0:
         raise MeasureError("%s failed (exit %d): %s" % (" ".join(cmd[:2]), proc.returncode,

@@ -5,6 +5,7 @@
 """Usage: advise_test.py ROOT STOREBENCH PART    (PART: cross, verify, tunables, usage)"""
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -98,6 +99,18 @@ def test_cross():
     check(ac.threshold(res, "a", "b", 65536, 256)[0] == 4096, "threshold moves down to the band")
     check(ac.threshold(res, "a", "b", 2048, 256)[0] is None, "threshold in the band: keep")
     check(ac.lost_again(res, "b")["size"] == 131072, "the loss after the crossing is reported")
+    # issue 25.6: b ties a below 4 KiB and leads from it: the threshold goes to 4 KiB, said as
+    # "leads from", never "at every size measured" (the old advice proposed the smallest size)
+    b = curve({s: 30.0 if s >= 4096 else 20.5 for s in SIZES}, spread=2.0)
+    res = ac.find(a, b, "a", "b")
+    check(res["leader"] == "b" and res["crossovers"] == [], "ties, then b: b leads (%s)" % res)
+    check(ac.threshold(res, "a", "b", 65536, 256) ==
+          (4096, "b leads from 4096 B (equal within noise below it)"),
+          "threshold at b's first clear win (%s)" % (ac.threshold(res, "a", "b", 65536, 256),))
+    check(ac.threshold(res, "a", "b", 2048, 256)[0] is None, "already below the first win: keep")
+    b = curve({s: 30.0 for s in SIZES})
+    check(ac.threshold(ac.find(a, b, "a", "b"), "a", "b", 65536, 256) ==
+          (256, "b leads at every size measured"), "a lead from the smallest size: every size")
     # One clear win amid the other's is a blip, not two crossings.
     b = curve({s: 30.0 if s == 8192 else 10.0 for s in SIZES})
     res = ac.find(a, b, "a", "b")
@@ -155,6 +168,23 @@ def test_verify():
           "+2.0%" in line and "%+.1f%%" % (100 * row["change"]) in line,
           "paired gain and change of the means both shown, no verdict when they disagree: %s %s"
           % (row, line))
+    # issue 25.5: the run that withdrew x86_rep_stosb_threshold=2457: +27.4 % [+21.3..+33.5] in
+    # its class, a control +2.0 % [+1.7..+3.0]; the drift cannot explain the gain: confirmed.
+    # A gain whose low end the drift reaches is not; nor one beside a loss.
+    def cls(kind, gain, low, high, verdict, name="c"):
+        return {"name": name, "kind": kind, "gain": gain, "low": low, "high": high,
+                "verdict": verdict}
+    control = cls("control", 0.020, 0.017, 0.030, "gain", "control below 2 KiB")
+    big = cls("changed", 0.274, 0.213, 0.335, "gain")
+    check(av.drift([big, control]) == 0.030, "drift: the control's farther end")
+    check(av.confirm([big], [big, control])[0], "issue 25.5's +27.4 %% against a 3 %% drift: %s"
+          % (av.confirm([big], [big, control]),))
+    small = cls("changed", 0.025, 0.010, 0.040, "gain")
+    check(not av.confirm([small], [small, control])[0] and "drift 3.0%" in
+          av.confirm([small], [small, control])[1], "a gain inside the drift is withdrawn")
+    lost = cls("changed", -0.05, -0.08, -0.02, "loss", "other")
+    check(not av.confirm([big, lost], [big, lost, control])[0], "a loss beside a gain: withdrawn")
+    check(av.confirm([small], [small])[0], "no control: the gain's own range decides")
     # issue 21.23: advise.png had no cache marks, no flagged rings, labels across the curves
     with tempfile.TemporaryDirectory() as tmp:
         curve = {1 << k: 50.0 + k for k in range(8, 24)}
@@ -251,6 +281,12 @@ def test_tunables():
         check(out.returncode == 0, "--verify exits 0 (%d: %s)" % (out.returncode, out.stderr[-300:]))
         check("note: glibc.cpu.no_such: unknown to this glibc" in out.stdout,
               "--verify notes the unknown tunable")
+        # issue 25.6: its progress into a log (not a terminal) is one line per point, no \r
+        steps = [l for l in out.stderr.splitlines() if re.search(r"point \d+/\d+", l)]
+        check("\r" not in out.stderr and len(steps) > 1 and
+              all(len(l) < 400 for l in out.stderr.splitlines()),
+              "--verify's progress in a log: %d point lines, \\r %s, longest line %d" % (
+                  len(steps), "\r" in out.stderr, max(map(len, out.stderr.splitlines() or [""]))))
         paste = out.stdout.split("paste:")[-1]
         check("no_such" not in paste, "the unknown tunable is never in the lines to paste")
         path = os.path.join(tmp, "v", "advise.csv")
