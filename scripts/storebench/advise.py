@@ -42,7 +42,8 @@ re-measuring libc memset under them.
    is printed), chosen at --for-threads, or "keep the default".
 4. Proof: libc memset in child processes under the default and the advised GLIBC_TUNABLES,
    interleaved over --rounds, in every changed size region and controls outside; a tunable
-   whose gain is within noise is withdrawn.
+   is kept when its gain's low end clears the largest movement of a control, else withdrawn
+   (the report prints the rule and the drift).
    --verify TUNABLES proves a string of your own the same way, without the sweep.
 5. Files under results/<machine>/<UTC time>-advise/: the storebench CSV/JSON of every child,
    advise.csv (verification rows with provenance), advise.txt (this report), advise.png/.svg.
@@ -496,17 +497,19 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
             rep(line)
         moved = [r for r in table if r["kind"] == "control" and r["verdict"] != "noise"]
         for r in moved:
-            rep("  note: %s moved %s with no tunable changed there: drift or load, so "
-                "nothing is confirmed" % (r["name"], ar.pct(r["gain"])))
+            rep("  note: %s moved %s [%s..%s] with no tunable changed there: drift or load; a "
+                "gain must clear that" % (r["name"], ar.pct(r["gain"]), ar.pct(r["low"]),
+                                          ar.pct(r["high"])))
+        rep("  rule: " + av.RULE % ("largest movement %.1f%%" % (100 * av.drift(table))))
         for name, cur, new, region in proposed:
             mine = [r for r in table if r["tag"] == name.split(".")[-1]]
-            if not moved and any(r["verdict"] == "gain" for r in mine) and \
-                    not any(r["verdict"] == "loss" for r in mine):
+            ok, why = av.confirm(mine, table)
+            if ok:
                 confirmed.append((name, new, mine))
             else:
-                rep("  withdrawn: %s=%d — verified %s%s" % (
+                rep("  withdrawn: %s=%d — verified %s: %s" % (
                     name, new, ", ".join("%s %s" % (r["verdict"], ar.pct(r["gain"])) for r in mine),
-                    "; a control moved" if moved else ""))
+                    why))
         rep("")
     final = ":".join(["%s=%s" % p for p in env_pairs] + ["%s=%d" % (n, v) for n, v, _ in confirmed])
     wall = time.time() - t0

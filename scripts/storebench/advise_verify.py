@@ -10,6 +10,12 @@ The class's gain is the median over rounds and its spread the range of the round
 best and the worst round once there are five or more (one stalled round must not decide).
 A class is `gain` when even the low end of that range is a gain, `loss` when even the high end
 is a loss, and `noise` otherwise.
+
+A tunable is confirmed (confirm()) when a class it changes is a gain, none is a loss, and each
+gain's low end clears the drift: the largest movement any control class showed (the farther end
+of its range from 0), since the controls ran in the same children where no tunable changes
+anything.  A control that moved 2 % cannot explain a gain whose every kept round is above 21 %;
+it does explain one of 2.5 %.
 """
 
 import math
@@ -87,6 +93,33 @@ def run_rounds(exe, folder, classes, threads, advised, rounds, min_time, default
         got["paths"] = paths
         out.append(got)
     return out
+
+
+RULE = ("confirmed when a class the tunable changes gains in every kept round, none loses, and "
+        "each gain's low end exceeds the largest movement of a control (%s; the controls ran in "
+        "the same children, where no tunable changes anything)")
+
+
+def drift(table):
+    """The largest movement of any control class: the farther end of its round range from 0
+    (0.0 when there is no control, or none was measured)."""
+    return max((max(abs(r["low"]), abs(r["high"])) for r in table
+                if r["kind"] == "control" and r["low"] is not None), default=0.0)
+
+
+def confirm(mine, table):
+    """(confirmed, why) for the classes `mine` of one tunable, by the rule above."""
+    d = drift(table)
+    gains = [r for r in mine if r["verdict"] == "gain"]
+    if any(r["verdict"] == "loss" for r in mine):
+        return False, "a class it changes lost"
+    if not gains:
+        return False, "no class it changes gained in every kept round"
+    short = [r for r in gains if r["low"] <= d]
+    if short:
+        return False, "%s's low end %+.1f%% does not clear the controls' drift %.1f%%" % (
+            short[0]["name"], 100 * short[0]["low"], 100 * d)
+    return True, "every gain's low end clears the controls' drift %.1f%%" % (100 * d)
 
 
 def summarize(classes, measured):
