@@ -34,6 +34,16 @@ def fail(msg):
     sys.exit(1)
 
 
+def needs_gnuplot(part):
+    """A part that renders: skipped (exit 77) where gnuplot is not installed."""
+    def checked(*args):
+        if shutil.which("gnuplot") is None:
+            print("SKIP: gnuplot not installed")
+            return SKIP
+        return part(*args)
+    return checked
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
@@ -62,10 +72,8 @@ def check_svg(path):
             path, os.path.getsize(path), paths))
 
 
+@needs_gnuplot
 def render(storebench, src):
-    if shutil.which("gnuplot") is None:
-        print("SKIP: gnuplot not installed")
-        return SKIP
     tmp = tempfile.mkdtemp(prefix="sb-plots-")
     try:
         csv = os.path.join(tmp, "sweep.csv")
@@ -286,13 +294,11 @@ def svg_text(path):
                     if el.tag.endswith("text"))
 
 
+@needs_gnuplot
 def shares(src):
     """Cache lines sit at one thread's share: the fixture (2 threads in one 32 MiB L3, private
     L2) gets the l2_threads/l3_threads columns a current run writes; the 2-thread bandwidth plot
     must mark L3/2 at 16 MiB and the 1-thread plot L3 at 32 MiB, and L2 at 1 MiB in both."""
-    if shutil.which("gnuplot") is None:
-        print("SKIP: gnuplot not installed")
-        return SKIP
     fixture = os.path.join(src, FIXTURE)
     tmp = tempfile.mkdtemp(prefix="sb-shares-")
     try:
@@ -468,13 +474,11 @@ def outdir_faults(src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+@needs_gnuplot
 def victim(storebench, src):
     """A tiny real run with victims and a chase at two delays: the victim and latency plots
     render (and the bandwidth ones leave those rows out), the victim section tabulates every
     victim row with its interval, and the other sections say the rows are the victim's."""
-    if shutil.which("gnuplot") is None:
-        print("SKIP: gnuplot not installed")
-        return SKIP
     tmp = tempfile.mkdtemp(prefix="sb-victim-")
     try:
         csv = os.path.join(tmp, "victim.csv")
@@ -525,13 +529,11 @@ class Shares:
         return self.sizes.get(level)
 
 
+@needs_gnuplot
 def victim_cpus(storebench, src):
     """Two real victim runs side by side: compare-cpus pairs their rows by cache word (a victim of
     L2/2 is other bytes on another L2) and tabulates both inputs' slowdowns with intervals; the
     overlay draws one plot per victim and chase; a victim-only CSV is no error."""
-    if shutil.which("gnuplot") is None:
-        print("SKIP: gnuplot not installed")
-        return SKIP
     sys.path.insert(0, os.path.join(src, "scripts"))
     from storebench import victims
     row = {"l2_threads": "1", "l3_threads": "1", "threads": "1", "victim": "own"}
@@ -650,12 +652,10 @@ def dpdk_const(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+@needs_gnuplot
 def load_plot(storebench, src):
     """A tiny real `storebench load` plotted: one plot, load.png/.svg, valid; the stop's short
     interval left out with a note."""
-    if shutil.which("gnuplot") is None:
-        print("SKIP: gnuplot not installed")
-        return SKIP
     tmp = tempfile.mkdtemp(prefix="sb-load-")
     try:
         csv = os.path.join(tmp, "load.csv")
