@@ -490,6 +490,15 @@ def victim(run, rows, R, notes, args):
                  series, intervals=True, xtics=tics, **xpad(sizes))
 
 
+def latency_curve(rows):
+    """One strategy's chase rows as MLC's loaded-latency curve: the chase alone at 0 GB/s (the
+    undelayed row's idle figure), then one point per --victim-delay; [] for no rows."""
+    rows = sorted(rows, key=lambda r: ival(r, "victim_delay_ns") or 0)
+    if not rows:
+        return []
+    return [dict(rows[0], chase_write_gbps="0", chase_ns_median=rows[0].get("chase_ns_idle"))] + rows
+
+
 def latency(run, rows, R, notes, args):
     found = victim_groups(run, rows, True, notes)
     if not found:
@@ -498,14 +507,11 @@ def latency(run, rows, R, notes, args):
     for key, grows in groups:
         series = []
         for i, k in enumerate(ks):
-            krows = sorted(by_kernel(grows, k), key=lambda r: ival(r, "victim_delay_ns") or 0)
+            krows = latency_curve(by_kernel(grows, k))
             if not krows:
                 continue
-            # the chase alone is the strategy's point at 0 GB/s (its undelayed row's idle), beside
-            # the writers at each --victim-delay one more: MLC's loaded-latency curve
-            idle = dict(krows[0], chase_write_gbps="0", chase_ns_median=krows[0].get("chase_ns_idle"))
-            series.append(Series("%s, %s" % (k, fmt_bytes(ival(krows[0], "ws_bytes"))),
-                                 [idle] + krows, col("chase_write_gbps"), col("chase_ns_median"),
+            series.append(Series("%s, %s" % (k, fmt_bytes(ival(krows[-1], "ws_bytes"))),
+                                 krows, col("chase_write_gbps"), col("chase_ns_median"),
                                  strategy_colour(k, i), width=2))
         R.render("latency.gp", "latency-%s" % key_slug(key),
                  "%s\nloaded latency: a pointer chase's ns per dependent load, alone and beside "
@@ -604,13 +610,10 @@ def overlay_victims(runs, labels, R, notes):
             continue
         for i, lab in enumerate(labels):
             for j, n in enumerate(names):
-                krows = sorted((r for m, r in member if m == i and r["kernel"] == n),
-                               key=lambda r: ival(r, "victim_delay_ns") or 0)
+                krows = latency_curve([r for m, r in member if m == i and r["kernel"] == n])
                 if not krows:
                     continue
-                idle = dict(krows[0], chase_write_gbps="0",
-                            chase_ns_median=krows[0].get("chase_ns_idle"))
-                series.append(Series("%s: %s" % (lab, n), [idle] + krows, col("chase_write_gbps"),
+                series.append(Series("%s: %s" % (lab, n), krows, col("chase_write_gbps"),
                                      col("chase_ns_median"), PALETTE[i % len(PALETTE)],
                                      point=(5, 7, 9, 11, 13, 4, 6, 8)[j % 8], width=2))
         R.render("latency.gp", slug, head, series)
