@@ -212,6 +212,41 @@ def result_section():
             "run at %s of memset" % span(ratio("avx512_nt_u1", upto12m), "%.2f")]
 
 
+def session_figures():
+    """The figures of the march table, memset_const's C rows and storebench load (2026-12-04)."""
+    def at(stamp):
+        return reader.load(os.path.join(RUNS, "20261204T%sZ.csv" % stamp))
+
+    run = at("183102")
+    gb = {(r["kernel"], int(r["ws_bytes"])): float(r["gbps_median"]) for r in run.rows}
+    width = {r["kernel"]: int(r["width_bytes"]) for r in run.rows}
+    hand = lambda k, ws: max(v for (h, w), v in gb.items()  # noqa: E731
+                             if w == ws and not h.startswith("cc_") and h != "memset" and
+                             width[h] == width[k])
+    levels = ("cc_x86_64", "cc_v2", "cc_v3", "cc_v4")
+    big = max(w for _, w in gb)
+    l2 = ", ".join("%.2f" % (gb[(k, 512 << 10)] / hand(k, 512 << 10)) for k in levels)
+    mem = span([gb[(k, big)] / hand(k, big) for k in levels], "%.2f")
+    const = at("172048")
+    ticks = {(r["kernel"], int(r["call_bytes"])): float(r["ticks_per_call_median"])
+             for r in const.rows if r["ws_mode"] == "hot"}
+    saves = [100 * (1 - ticks[("memset_const", n)] / ticks[("memset", n)]) for n in (6, 64, 128, 192)]
+
+    def load(stamp, key):
+        return float(reader.load(os.path.join(RUNS, "20261204T%sZ-load.csv" % stamp)).meta[key])
+
+    return ["%s in L2, %s at 1 GiB" % (l2, mem),
+            "6 C: %.1f ticks against %.1f" % (ticks[("memset_const", 6)], ticks[("memset", 6)]),
+            "the constant size saves %s %% up to 192 bytes" % span(saves, "%.0f"),
+            "memset wrote %.1f GB/s and read as much (min %.1f, max %.1f" % (
+                load("174544", "summary_write_gbps_mean"), load("174544", "summary_write_gbps_min"),
+                load("174544", "summary_write_gbps_max")),
+            "avx512_nt_u4 %.1f (%.1f to" % (load("174618", "summary_write_gbps_mean"),
+                                            load("174618", "summary_write_gbps_min")),
+            "storebench wrote %.1f and read %.1f GB/s per second of the run" % (
+                load("174830", "summary_write_gbps_mean"), load("174830", "summary_read_gbps_mean"))]
+
+
 def embedded_plots(readme):
     """Every plot README embeds is what today's scripts/plot draws from the CSV beside its folder
     (gnuplot's PNG is byte for byte the same from the same input on Debian 12): a change to the
@@ -238,7 +273,8 @@ def main():
         ci = f.read()
     embedded_plots(readme)
     for text, page, name in ([(t, readme, "README.md") for t in
-                              table_rows() + answer_sentences() + result_section()] +
+                              table_rows() + answer_sentences() + result_section() +
+                              session_figures()] +
                              [(t, ci, "docs/ci.md") for t in nights_sentence()]):
         check(text in page, f"{name} does not say what its cited runs give: {text!r}")
     return check.finish("readme figures")
