@@ -20,6 +20,7 @@
 #include "load_gen.h"
 #include "machine.h"
 #include "metadata.h"
+#include "options.h"
 #include "outfiles.h"
 #include "placement.h"
 #include "signals.h"
@@ -83,19 +84,6 @@ static bool size_value(const char *s, uint64_t *out)
 	return ok;
 }
 
-static bool number(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* One option at argv[*i]: 0 consumed, 1 help printed, 2 bad (one stderr line). */
 static int option(int argc, char **argv, int *i, struct load_options *o)
 {
@@ -136,7 +124,9 @@ static int option(int argc, char **argv, int *i, struct load_options *o)
 	else if (!strcmp(name, "--csv"))
 		o->csv = v;
 	else if (!strcmp(name, "--machine"))
-		o->machine = v;
+		return folder_name_ok(v, MACHINE_ID_MAX) ? (o->machine = v, 0)
+			: bad(name, v, "want a folder name of 1.." OPTIONS_STR(MACHINE_ID_MAX)
+				       " characters from A-Z a-z 0-9 . _ -, not . or ..");
 	else if (!strcmp(name, "--threads"))
 		return size_value(v, &u) && u <= 4096 ? (o->threads = (unsigned)u, 0)
 						       : bad(name, v, "want a count, 1..4096");
@@ -145,8 +135,8 @@ static int option(int argc, char **argv, int *i, struct load_options *o)
 	else if (!strcmp(name, "--chunk"))
 		return size_value(v, &o->chunk) ? 0 : bad(name, v, "want a size, e.g. 4KiB");
 	else if (!strcmp(name, "--rw"))
-		return number(v, 0, 100, &d) && d == floor(d) ? (o->rw = (unsigned)d, 0)
-							      : bad(name, v, "want a percent 0..100");
+		return number_parse(v, 0, 100, true, &d) ? (o->rw = (unsigned)d, 0)
+							  : bad(name, v, "want a whole percent 0..100");
 	else if (!strcmp(name, "--pages")) {
 		for (int p = PAGES_4K; p <= PAGES_HUGETLB; p++)
 			if (!strcmp(v, page_policy_name[p])) {
@@ -157,13 +147,13 @@ static int option(int argc, char **argv, int *i, struct load_options *o)
 	} else if (!strcmp(name, "--fill"))
 		return byte_parse(v, &o->fill) ? 0 : bad(name, v, "want a byte, 0..255 or 0x00..0xff");
 	else if (!strcmp(name, "--duration"))
-		return number(v, LOAD_INTERVAL_MIN, LOAD_DURATION_MAX, &o->duration)
+		return number_parse(v, LOAD_INTERVAL_MIN, LOAD_DURATION_MAX, false, &o->duration)
 			       ? 0 : bad(name, v, "want seconds, 0.001 up to a year");
 	else if (!strcmp(name, "--interval"))
-		return number(v, LOAD_INTERVAL_MIN, 3600, &o->interval)
+		return number_parse(v, LOAD_INTERVAL_MIN, 3600, false, &o->interval)
 			       ? 0 : bad(name, v, "want seconds, 0.001..3600");
 	else if (!strcmp(name, "--write-rate"))
-		return number(v, 1e-6, LOAD_RATE_MAX, &o->write_rate)
+		return number_parse(v, 1e-6, LOAD_RATE_MAX, false, &o->write_rate)
 			       ? 0 : bad(name, v, "want GB/s above 0, at most 10000");
 	return 0;
 }

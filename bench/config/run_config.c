@@ -300,32 +300,12 @@ static int parse_pages(const char *s, struct run_config *o)
 	return fail("--pages '%s': want 4k, thp or hugetlb", s);
 }
 
-/* A number in [lo, hi]: decimal digits, for !whole with a fraction and exponent (no hex, inf or
- * nan, which strtod alone would take). */
-static bool parse_number(const char *s, double lo, double hi, bool whole, double *out)
-{
-	char *end;
-	double v;
-
-	if (!isdigit((unsigned char)*s) && !(*s == '.' && !whole))
-		return false;
-	if (s[strspn(s, whole ? "0123456789" : "0123456789.eE+-")])
-		return false;
-	v = strtod(s, &end);
-	if (*end || !(v >= lo && v <= hi))
-		return false;
-	*out = v;
-	return true;
-}
-
 /* One safe path component: the results folder can never be . or .. or reach elsewhere. */
 static int check_machine(const char *m)
 {
 	size_t len = strlen(m);
 
-	if (!len || len > MACHINE_ID_MAX || strspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-						 "abcdefghijklmnopqrstuvwxyz0123456789._-") != len ||
-	    !strcmp(m, ".") || !strcmp(m, ".."))
+	if (!folder_name_ok(m, MACHINE_ID_MAX))
 		return fail("--machine '%s': want a folder name of 1..%d characters from A-Z a-z 0-9 "
 			    ". _ -, not . or ..%s", m, MACHINE_ID_MAX,
 			    len > MACHINE_ID_MAX ? " (this one is longer)" : "");
@@ -451,19 +431,19 @@ static int parse_scalars(const char *const *v, struct run_config *o)
 	if (o->prefill == o->fill)
 		return fail("--prefill '%s' equals --fill %u: verification could not see a missing "
 			    "store; want any other byte", v[OPT_prefill], o->fill);
-	if (!parse_number(v[OPT_repetitions], 1, REPETITIONS_MAX, true, &num))
+	if (!number_parse(v[OPT_repetitions], 1, REPETITIONS_MAX, true, &num))
 		return fail("--repetitions '%s': want a whole number 1..%d", v[OPT_repetitions],
 			    REPETITIONS_MAX);
 	o->repetitions = (int)num;
-	if (!parse_number(v[OPT_min_time], MIN_TIME_MIN_S, MIN_TIME_MAX_S, false, &o->min_time))
+	if (!number_parse(v[OPT_min_time], MIN_TIME_MIN_S, MIN_TIME_MAX_S, false, &o->min_time))
 		return fail("--min-time '%s': want seconds, %s..%d", v[OPT_min_time],
 			    OPTIONS_STR(MIN_TIME_MIN_S), MIN_TIME_MAX_S);
-	if (!parse_number(v[OPT_rounds], 1, ROUNDS_MAX, true, &num))
+	if (!number_parse(v[OPT_rounds], 1, ROUNDS_MAX, true, &num))
 		return fail("--rounds '%s': want a whole number 1..%d", v[OPT_rounds], ROUNDS_MAX);
 	o->rounds = (int)num;
-	if (!parse_number(v[OPT_budget], 0, BUDGET_MAX_S, false, &o->budget_s))
+	if (!number_parse(v[OPT_budget], 0, BUDGET_MAX_S, false, &o->budget_s))
 		return fail("--budget '%s': want seconds, 0..%d", v[OPT_budget], BUDGET_MAX_S);
-	if (!parse_number(v[OPT_tie_band], 0, TIE_BAND_MAX, false, &o->tie_band))
+	if (!number_parse(v[OPT_tie_band], 0, TIE_BAND_MAX, false, &o->tie_band))
 		return fail("--tie-band '%s': want a ratio, 0..%s", v[OPT_tie_band],
 			    OPTIONS_STR(TIE_BAND_MAX));
 	if (parse_seed(v[OPT_seed], &o->seed))
@@ -471,20 +451,20 @@ static int parse_scalars(const char *const *v, struct run_config *o)
 	if (strcmp(v[OPT_canary], "on") && strcmp(v[OPT_canary], "off"))
 		return fail("--canary '%s': want on or off", v[OPT_canary]);
 	o->canary = !strcmp(v[OPT_canary], "on");
-	if (!parse_number(v[OPT_canary_period], CANARY_PERIOD_MIN_S, CANARY_PERIOD_MAX_S, false,
+	if (!number_parse(v[OPT_canary_period], CANARY_PERIOD_MIN_S, CANARY_PERIOD_MAX_S, false,
 			  &o->canary_period_s))
 		return fail("--canary-period '%s': want seconds, %d..%d", v[OPT_canary_period],
 			    CANARY_PERIOD_MIN_S, CANARY_PERIOD_MAX_S);
-	if (!parse_number(v[OPT_inject_slowdown], 0, SLOWDOWN_MAX_PCT, false, &o->slowdown_pct))
+	if (!number_parse(v[OPT_inject_slowdown], 0, SLOWDOWN_MAX_PCT, false, &o->slowdown_pct))
 		return fail("--inject-slowdown '%s': want a percentage, 0..%d",
 			    v[OPT_inject_slowdown], SLOWDOWN_MAX_PCT);
-	if (!parse_number(v[OPT_inject_drift], 0, SLOWDOWN_MAX_PCT, false, &o->drift_pct))
+	if (!number_parse(v[OPT_inject_drift], 0, SLOWDOWN_MAX_PCT, false, &o->drift_pct))
 		return fail("--inject-drift '%s': want a percentage, 0..%d", v[OPT_inject_drift],
 			    SLOWDOWN_MAX_PCT);
-	if (!parse_number(v[OPT_inject_skew], 0, SKEW_MAX_US, false, &o->skew_us))
+	if (!number_parse(v[OPT_inject_skew], 0, SKEW_MAX_US, false, &o->skew_us))
 		return fail("--inject-skew '%s': want microseconds, 0..%d", v[OPT_inject_skew],
 			    SKEW_MAX_US);
-	if (!parse_number(v[OPT_inject_stall], 0, STALL_MAX_MS, false, &o->stall_ms))
+	if (!number_parse(v[OPT_inject_stall], 0, STALL_MAX_MS, false, &o->stall_ms))
 		return fail("--inject-stall '%s': want milliseconds, 0..%d", v[OPT_inject_stall],
 			    STALL_MAX_MS);
 	o->csv = v[OPT_csv];
@@ -521,7 +501,7 @@ static int parse_quality(const char *const *v, const struct cpu_info *cpu, struc
 	for (size_t i = 0; i < sizeof limit / sizeof *limit; i++) {
 		const char *s = v[limit[i].id];
 
-		if (s && !parse_number(s, limit[i].lo, limit[i].hi, false, limit[i].field))
+		if (s && !number_parse(s, limit[i].lo, limit[i].hi, false, limit[i].field))
 			return fail("--%s '%s': want %s", option_at(limit[i].id)->name, s,
 				    limit[i].want);
 	}

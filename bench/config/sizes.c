@@ -424,3 +424,29 @@ bool byte_parse(const char *s, unsigned *out)
 	*out = v;
 	return true;
 }
+
+bool number_parse(const char *s, double lo, double hi, bool whole, double *out)
+{
+	char *end;
+	double v;
+
+	if (!isdigit((unsigned char)*s) && !(*s == '.' && !whole))
+		return false;
+	if (s[strspn(s, whole ? "0123456789" : "0123456789.eE+-")])
+		return false;
+	v = strtod(s, &end);
+	if (*end || !(v >= lo && v <= hi))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool folder_name_ok(const char *name, size_t max)
+{
+	size_t len = strlen(name);
+
+	return len && len <= max &&
+	       strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
+		       len &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}

@@ -67,6 +67,14 @@ void u64_list_free(struct u64_list *l);
  */
 bool first_occurrences(const unsigned long long *key, size_t n, size_t *keep, size_t *nkeep);
 
+/* A number in [lo, hi]: decimal digits, for !whole with a fraction and exponent (no hex, inf or
+ * nan, which strtod alone would take).  false (out untouched) otherwise. */
+bool number_parse(const char *s, double lo, double hi, bool whole, double *out);
+
+/* One safe path component of 1..max characters from A-Z a-z 0-9 . _ -, neither . nor ..: a
+ * results folder name (--machine) can never reach elsewhere. */
+bool folder_name_ok(const char *name, size_t max);
+
 /* A byte value: decimal 0..255 or hex 0x00..0xff; no octal, sign, space or empty string. */
 bool byte_parse(const char *s, unsigned *out);
 

@@ -145,7 +145,8 @@ def test_errors(d):
              (["--threads", "x"], "--threads"), (["--mem", "1X"], "--mem"),
              (["--write-rate", "-1"], "--write-rate"), (["--bogus"], "--bogus"),
              (["--kernel", "nosuch"], "--kernel"), (["--chunk", "2MiB", "--mem", "1MiB"], "--chunk"),
-             (["--duration"], "--duration"), (["--pages", "2m"], "--pages")]
+             (["--duration"], "--duration"), (["--pages", "2m"], "--pages"),
+             (["--interval", "0x10"], "--interval"), (["--machine", "../up"], "--machine")]
     for args, name in cases:
         before = set(os.listdir(d))
         r = subprocess.run([SB, "load", "--csv", os.path.join(d, "e.csv")] + args,
