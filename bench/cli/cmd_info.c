@@ -4,11 +4,13 @@
  * --json prints them as one object with the topology in structured form.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "cpuid_dump.h"
 #include "info_json.h"
 #include "machine.h"
 #include "metadata.h"
@@ -16,6 +18,7 @@
 
 static const char usage[] =
 	"usage: storebench info [--json] [--topology FILE.xml] [--cpuid FILE]\n"
+	"       storebench info --cpuid-dump\n"
 	"Prints this machine and build as key=value lines (the metadata every CSV carries) and\n"
 	"machine_id, the default results folder name.  --json: the same keys as one JSON object,\n"
 	"plus \"topology\": packages, NUMA nodes with memory, caches with the CPUs of each instance,\n"
@@ -25,7 +28,33 @@ static const char usage[] =
 	"dump in libcpuid's format.  replayed= names them.  Counts are 0 and values 'unknown' where\n"
 	"the replayed files do not say (a topology has no ISA, a CPUID dump no topology).\n"
 	"cache_source says where the cache facts come from (sysfs, cpuid, xml); cache_l3_check flags\n"
-	"an L3 no real x86 part has (the value is kept as reported).\n";
+	"an L3 no real x86 part has (the value is kept as reported).\n"
+	"--cpuid-dump: this CPU's raw CPUID leaves instead (the first CPU this process may run on),\n"
+	"in the AIDA64 line format of tests/fixtures/machines/cpuid: save it to replay this machine\n"
+	"elsewhere with --cpuid FILE, or to model glibc on it (scripts/glibc-model --cpuid FILE).\n";
+
+/* --cpuid-dump: pinned to the first allowed CPU, so the leaves are one CPU's. */
+static int dump_cpuid(void)
+{
+	cpu_set_t set;
+	int cpu = 0;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0) {
+		while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set))
+			cpu++;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof set, &set) != 0) {
+			perror("storebench info: --cpuid-dump: cannot pin to one CPU");
+			return 1;
+		}
+	}
+	if (cpuid_dump_write(stdout, cpu)) {
+		perror("storebench info: --cpuid-dump: write");
+		return 1;
+	}
+	return 0;
+}
 
 int cmd_info(int argc, char **argv)
 {
@@ -45,6 +74,12 @@ int cmd_info(int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--cpuid-dump")) {
+			if (argc != 2) {
+				fprintf(stderr, "storebench info: --cpuid-dump takes no other option\n");
+				return 2;
+			}
+			return dump_cpuid();
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage, stdout);
 			return 0;
