@@ -134,8 +134,11 @@ def fmt_value(v):
 def memset_variant(objdump="objdump"):
     """What the IFUNC picked, from the code at memset's resolved address (dlsym runs the
     resolver): {"name", "vec_bytes", "erms", "nt", "evidence"}, or {"name": None, "why": ...}.
-    The register file names the variant (zmm: avx512, ymm16-31: evex, ymm0-15: avx2, xmm: sse2);
-    `rep stos` in the entry code means the ERMS build, a streaming store the 2.40+ NT loop."""
+    __memset_erms starts with `rep stos` and uses no vector register.  Otherwise the register
+    file names the variant (zmm: avx512, ymm16-31: evex, ymm0-15: avx2, xmm: sse2), and the
+    _erms entry is told from the plain one by where its first size branch goes: the `ja` after
+    `cmp $2*VEC, %rdx` lands on a compare with __x86_rep_stosb_threshold (a memory operand) in
+    the _erms build, on vector stores in the other.  A streaming store means a 2.38+ NT loop."""
     try:
         libc = ctypes.CDLL(None)
         addr = ctypes.cast(libc.memset, ctypes.c_void_p).value
@@ -150,10 +153,17 @@ def memset_variant(objdump="objdump"):
                                  capture_output=True, text=True, timeout=30)
         except (OSError, subprocess.SubprocessError) as e:
             return {"name": None, "why": "cannot disassemble memset (%s)" % e}
-    lines = out.stdout.splitlines()
-    # The first 40 instructions are the entry and small-size paths: enough to see the register file.
-    head = "\n".join([l for l in lines if re.match(r"\s+[0-9a-f]+:\t", l)][:40])
-    whole = out.stdout
+    insns = []  # [(offset, text)]
+    for line in out.stdout.splitlines():
+        m = re.match(r"\s+([0-9a-f]+):\t(?:[0-9a-f]{2} )+\s*\t(.*)$", line)
+        if m:
+            insns.append((int(m.group(1), 16), m.group(2).strip()))
+    head = "\n".join(t for _, t in insns[:40])
+    if any(t.startswith("rep stos") for _, t in insns[:8]) and \
+            "%xmm" not in "\n".join(t for _, t in insns[:8]):
+        return {"name": "erms", "vec_bytes": 0, "erms": True, "nt": False,
+                "evidence": "code at memset's resolved address: rep stosb at its entry, "
+                            "no vector register (__memset_erms)"}
     if "%zmm" in head:
         name, vec = "avx512", 64
     elif re.search(r"%ymm(1[6-9]|2\d|3[01])\b", head):
@@ -164,12 +174,23 @@ def memset_variant(objdump="objdump"):
         name, vec = "sse2", 16
     else:
         return {"name": None, "why": "memset's entry code uses no vector register objdump names"}
-    erms = bool(re.search(r"rep stos", whole[:len(whole) // 2]))
-    nt = bool(re.search(r"\bvmovnt|\bmovnt", whole))
+    at = dict(insns)
+    erms = None
+    for (_, prev), (_, text) in zip(insns, insns[1:20]):
+        jump = re.match(r"ja\s+0x([0-9a-f]+)", text)
+        if jump and re.match(r"cmp\s+\$0x%x,%%rdx" % (2 * vec), prev):
+            target = at.get(int(jump.group(1), 16), "")
+            erms = bool(re.match(r"cmp\s+\S*\(%rip\),%rdx|cmp\s+0x[0-9a-f]+,%rdx", target))
+            break
+    if erms is None:
+        return {"name": None, "why": "memset's entry has no `cmp $%d,%%rdx; ja` to follow" %
+                (2 * vec)}
+    nt = bool(re.search(r"\bvmovnt|\bmovnt", out.stdout))
     full = "%s_unaligned%s" % (name, "_erms" if erms else "")
     evidence = "code at memset's resolved address: %s registers%s%s" % (
         {"avx512": "zmm", "evex": "ymm16-31 (EVEX)", "avx2": "ymm0-15", "sse2": "xmm"}[name],
-        ", rep stosb path" if erms else ", no rep stosb in its entry",
+        ", its size branch goes to the rep stosb threshold" if erms else
+        ", its size branch goes straight to vector stores (no rep stosb)",
         ", a streaming-store loop" if nt else "")
     return {"name": full, "vec_bytes": vec, "erms": erms, "nt": nt, "evidence": evidence}
 
