@@ -5,6 +5,8 @@
  */
 #include "kernels.h"
 
+#include "glibc_impl.h"
+
 #include <string.h>
 
 /*
@@ -22,14 +24,29 @@
 #define KERNEL_AT(name, loop) \
 	KERNEL_CAT(KERNEL_AT_, KERNEL_SECOND(KERNEL_CAT(KERNEL_SIZED_, loop)()))(name)
 
+/* A glibc_impl row asks glibc whether it lists the variant (the same probe). */
+#define KERNEL_GLIBC_glibc_impl() ~, 1
+#define KERNEL_GATE_0 NULL
+#define KERNEL_GATE_1 glibc_impl_unavailable
+#define KERNEL_GATE(loop) \
+	KERNEL_CAT(KERNEL_GATE_, KERNEL_SECOND(KERNEL_CAT(KERNEL_GLIBC_, loop)()))
+
 const struct kernel kernel_table[] = {
-#define KERNEL(name, loop, isa, kind, width, unroll, fill, desc) \
-	{ #name, store_##name, isa, KIND_##kind, width, unroll, fill, desc, KERNEL_AT(name, loop) },
+#define KERNEL(name, loop, isa, kind, width, unroll, fill, desc)                                \
+	{ #name, store_##name, isa, KIND_##kind, width, unroll, fill, desc, KERNEL_AT(name, loop), \
+	  KERNEL_GATE(loop) },
 #include "kernels.def"
 #undef KERNEL
 };
 
 const size_t kernel_count = sizeof kernel_table / sizeof kernel_table[0];
+
+const char *kernel_unavailable(const struct kernel *k, const struct cpu_info *cpu)
+{
+	const char *why = cpu_isa_unavailable(k->isa, cpu);
+
+	return why ? why : k->unavailable ? k->unavailable(k->name) : NULL;
+}
 
 const char *kernel_kind_name(enum kernel_kind kind)
 {

@@ -1,7 +1,7 @@
 /*
  * kernels.h — the store-kernel contract and the kernel table, expanded from kernels.def.
  * Plain C, no ISA flags: safe to include anywhere.  The harness only ever calls kernels
- * through kernel_table after cpu_isa_unavailable() said the CPU can run them.
+ * through kernel_table after kernel_unavailable() said the CPU can run them.
  */
 #ifndef STOREBENCH_KERNELS_H
 #define STOREBENCH_KERNELS_H
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cpu.h"
 #include "isa.h"
 
 /*
@@ -54,6 +55,9 @@ struct kernel {
 	store_fn (*at_size)(size_t n); /* a compile-time-size row (loop const_sizes): the function
 				        * built for a call of exactly n bytes, NULL for any other n;
 				        * NULL for every other row (fn runs any n) */
+	const char *(*unavailable)(const char *name); /* a glibc_impl row: why this glibc cannot
+						       * run it, NULL when it can; NULL for every
+						       * other row (the ISA decides) */
 };
 
 #define KERNEL(name, loop, isa, kind, width, unroll, fill, desc) \
@@ -69,6 +73,10 @@ static inline store_fn kernel_store_at(const struct kernel *k, size_t n)
 {
 	return k->at_size ? k->at_size(n) : k->fn;
 }
+
+/* Why k cannot run on cpu (its ISA, or for a glibc_impl row this glibc), NULL when it can.
+ * The one gate before a kernel's first call: a glibc_impl row gets its function here. */
+const char *kernel_unavailable(const struct kernel *k, const struct cpu_info *cpu);
 
 extern const struct kernel kernel_table[];
 extern const size_t kernel_count;

@@ -21,7 +21,7 @@ static void print_tsv(const struct cpu_info *cpu)
 	puts("name\tkind\twidth_bytes\tunroll\tgranule_bytes\tisa\tfill\tavailable\treason\tdesc");
 	for (size_t i = 0; i < kernel_count; i++) {
 		const struct kernel *k = &kernel_table[i];
-		const char *why = cpu_isa_unavailable(k->isa, cpu);
+		const char *why = kernel_unavailable(k, cpu);
 		char isa[128];
 
 		cpu_isa_names(k->isa, isa, sizeof isa);
@@ -71,7 +71,7 @@ static void print_table(const struct cpu_info *cpu, bool replayed)
 	print_header(w);
 	for (size_t i = 0; i < kernel_count; i++) {
 		const struct kernel *k = &kernel_table[i];
-		const char *why = cpu_isa_unavailable(k->isa, cpu);
+		const char *why = kernel_unavailable(k, cpu);
 
 		print_row(w, k->name, kernel_kind_name(k->kind), k->width, k->unroll,
 			  kernel_granule(k), k->isa, why);

@@ -441,7 +441,7 @@ int cmd_load(int argc, char **argv)
 	rc = machine_load(&m, "storebench load");
 	if (rc)
 		return rc;
-	why = cpu_isa_unavailable(k->isa, &m.cpu);
+	why = kernel_unavailable(k, &m.cpu);
 	lk = load_kernel_best(&m.cpu);
 	if (why) {
 		machine_free(&m);

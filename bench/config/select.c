@@ -34,7 +34,7 @@ static void unknown_kernel(const char *option, const char *item)
 /* Why k cannot be measured in this run, or NULL. */
 static const char *refusal(const struct kernel *k, const struct cpu_info *cpu, unsigned fill)
 {
-	const char *why = cpu_isa_unavailable(k->isa, cpu);
+	const char *why = kernel_unavailable(k, cpu);
 
 	if (why)
 		return why;

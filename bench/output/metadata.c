@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache_check.h"
+#include "glibc_impl.h"
 #include "cpulist.h"
 #include "sysfs.h"
 #include "version.h"
@@ -251,6 +252,9 @@ static void os_keys(FILE *out, const char *prefix, const struct machine *m)
 		metadata_kv(out, prefix, "kernel", "%s %s", u.sysname, u.release);
 	metadata_kv(out, prefix, "glibc_version", "%s", gnu_get_libc_version());
 	metadata_kv(out, prefix, "glibc_tunables", "%s", tunables ? tunables : "");
+	/* which variant the memset row is: glibc's IFUNC pick, named from glibc's own list */
+	metadata_kv(out, prefix, "glibc_memset_variant", "%s",
+		    glibc_memset_variant() ? glibc_memset_variant() : "unknown");
 	sysfs_choice("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
 	metadata_kv(out, prefix, "thp_enabled", "%s", thp);
 	sysfs_choice("/sys/kernel/mm/transparent_hugepage/defrag", thp, sizeof thp);

@@ -12,7 +12,7 @@ from testlib import Checker
 INFO_KEYS = """storebench_version git_sha host cpu_vendor cpu_brand cpu_family cpu_model cpu_stepping
 cpu_codename cpu_microcode hypervisor isa_usable erms fsrm invariant_tsc cache_l1d_bytes
 cache_l1d_shared_cpus cache_l1d_instances cache_l2_bytes online_cpus smt_threads_per_core
-numa_nodes kernel glibc_version glibc_tunables thp_enabled compiler cflags benchmark_version""".split()
+numa_nodes kernel glibc_version glibc_tunables glibc_memset_variant thp_enabled compiler cflags benchmark_version""".split()
 
 check = Checker()
 

@@ -136,8 +136,15 @@ static void check_instruction(const struct kernel *k)
 
 	switch (k->kind) {
 	case KIND_libc:
-		if ((strcmp(k->name, "memset") != 0 && strcmp(k->name, "memset_const") != 0) || k->isa)
-			fail(k, "the libc rows are memset and memset_const and need no ISA");
+		/* memset and memset_const, or a glibc variant row: libc_<isa>[_erms] / libc_erms */
+		if (k->unavailable) {
+			if (strncmp(k->name, "libc_", 5) != 0 || !k->width)
+				fail(k, "a glibc variant row is libc_<variant> with its vector width");
+		} else if ((strcmp(k->name, "memset") != 0 && strcmp(k->name, "memset_const") != 0) ||
+			   k->isa) {
+			fail(k, "the libc rows are memset, memset_const and glibc variants; the first "
+				"two need no ISA");
+		}
 		if (!strcmp(k->name, "memset_const") != (k->at_size != NULL))
 			fail(k, "memset_const, and it alone, has functions per compile-time size");
 		return;
@@ -192,9 +199,9 @@ int main(void)
 			fail(k, "kind out of range");
 		if (k->unroll < 1)
 			fail(k, "unroll is at least 1");
-		if ((k->width == 0) != (k->kind == KIND_libc) || (k->width & (k->width - 1)) ||
-		    k->width > 64)
-			fail(k, "width is a power of two up to 64, and 0 only for libc");
+		if ((k->width == 0) != (k->kind == KIND_libc && !k->unavailable) ||
+		    (k->width & (k->width - 1)) || k->width > 64)
+			fail(k, "width is a power of two up to 64, and 0 only for memset's rows");
 		if (kernel_granule(k) != (size_t)k->width * k->unroll)
 			fail(k, "granule is width x unroll");
 		if ((k->kind == KIND_nt || k->kind == KIND_flush) && !k->isa)

@@ -1,6 +1,6 @@
 /*
  * kernels_test.c — byte-exact check of the one store kernel named on the command line.
- * No ISA flags: the kernel is called only after cpu_isa_unavailable() cleared it (else exit 77,
+ * No ISA flags: the kernel is called only after kernel_unavailable() cleared it (else exit 77,
  * which CTest reports as skipped).  Checks every small size, odd large sizes, every misalignment.
  */
 #include <stdio.h>
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cpu_detect(&info);
-	why = cpu_isa_unavailable(k->isa, &info);
+	why = kernel_unavailable(k, &info);
 	if (why) {
 		printf("SKIP %s: %s\n", k->name, why);
 		return SKIP_STATUS;

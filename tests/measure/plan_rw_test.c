@@ -207,7 +207,7 @@ int main(void)
 	test_read_until();
 	for (size_t i = 0; i < sizeof store_names / sizeof store_names[0]; i++) {
 		const struct kernel *k = kernel_find(store_names[i]);
-		const char *why = k ? cpu_isa_unavailable(k->isa, &info) : "not in kernels.def";
+		const char *why = k ? kernel_unavailable(k, &info) : "not in kernels.def";
 
 		if (why) {
 			printf("note: %s not run here: %s\n", store_names[i], why);
