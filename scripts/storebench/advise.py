@@ -17,6 +17,8 @@ from storebench import advise_glibc as ag
 from storebench import advise_measure as am
 from storebench import advise_report as ar
 from storebench import advise_verify as av
+from storebench import advise_versions as avv
+from storebench import glibc_model as gm
 from storebench import classes, cli, dryrun, reader
 from storebench.rows import ival, num
 from storebench.units import fmt_bytes, parse_bytes
@@ -45,6 +47,10 @@ re-measuring libc memset under them.
    is kept when its gain's low end clears the largest movement of a control, else withdrawn
    (the report prints the rule and the drift).
    --verify TUNABLES proves a string of your own the same way, without the sweep.
+   --glibc VERSION (or all) replaces 3 and 4 for another glibc: what its memset would do here
+   (scripts/glibc-model) against the measured best path at each size, the tunables it would
+   need, verified where this glibc can stand in for it (same variant, same modelled paths over
+   the measured sizes), else marked "modelled, not verified here".
 5. Files under results/<machine>/<UTC time>-advise/: the storebench CSV/JSON of every child,
    advise.csv (verification rows with provenance), advise.txt (this report), advise.png/.svg.
 
@@ -132,6 +138,11 @@ def parser():
     p.add_argument("--check", metavar="TUNABLES",
                    help="only check a GLIBC_TUNABLES string against this glibc and print a "
                         "note per tunable it would not apply (exit 1 when any)")
+    p.add_argument("--glibc", metavar="VERSION",
+                   help="advice for another glibc (%s, or all): what memset would do here "
+                        "under it (scripts/glibc-model), against the measured best path, the "
+                        "tunables it would need, verified where this glibc can stand in for "
+                        "it, else marked modelled" % ", ".join(gm.VERSIONS))
     p.add_argument("--loader", help="the dynamic loader to ask (default "
                                     "/lib64/ld-linux-x86-64.so.2)")
     p.add_argument("--out", help="folder for the files (default results/<machine>/<UTC>-advise)")
@@ -255,6 +266,11 @@ def main(argv=None):
             return check_only(args)
         except ag.GlibcError as e:
             cli.fail(PROG, e)
+    if args.glibc is not None and args.glibc not in gm.VERSIONS + ("all",):
+        cli.fail(PROG, "--glibc %s: not a modelled glibc (modelled: %s, or all)" % (
+            args.glibc, ", ".join(gm.VERSIONS)))
+    if args.glibc is not None and args.verify is not None:
+        cli.fail(PROG, "--glibc and --verify: one question at a time")
     t0 = time.time()
     try:
         exe = am.binary()
@@ -300,6 +316,16 @@ def main(argv=None):
 def run(args, exe, meta, start, sweep, folder, rep, t0):
     ncpu = cpu_count(meta.get("allowed_cpus", "")) or int(meta.get("online_cpus") or 1)
     t_kern, nt_kern, kwhy = kernels_for(start, meta)
+    if args.glibc in gm.VERSIONS:
+        try:
+            vec = gm.model(gm.Cpuid.live(exe), args.glibc,
+                           dict(ag.parse_tunables(start["env"] or "")))["vec_bytes"]
+        except gm.ModelError as e:
+            rep("advise: %s" % e)
+            return 1
+        if vec in am.PATH_KERNELS and am.PATH_KERNELS[vec] != (t_kern, nt_kern):
+            t_kern, nt_kern = am.PATH_KERNELS[vec]
+            kwhy = "glibc %s's variant's %d-byte vectors (modelled)" % (args.glibc, vec)
     ver = start["version"] or "unknown"
     rep("advise: glibc memset tunables for %s (%s, %s CPUs), %s UTC" % (
         meta.get("machine_id", "?"), meta.get("cpu_codename", "?"), ncpu,
@@ -398,6 +424,10 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     want = 1 if args.for_threads == "1" or len(counts) == 1 else counts[-1]
     if want not in counts:
         want = counts[0]
+    if args.glibc is not None:
+        return versions(args, exe, meta, start, sweep, folder, rep, t0, found[want], curves[want],
+                        {"vector": t_kern, "rep_stosb": am.REP, "non_temporal": nt_kern},
+                        smallest, largest, want)
     other = [t for t in counts if t != want]
     decisions = decide(found, t_kern, nt_kern, start, smallest, largest, want)
     alt = {d[0]: d for d in decide(found, t_kern, nt_kern, start, smallest, largest, other[0])} \
@@ -439,6 +469,89 @@ def run(args, exe, meta, start, sweep, folder, rep, t0):
     return verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kernels, want,
                              smallest, largest, env_pairs, proposed, later, decisions, counts,
                              found)
+
+
+def versions(args, exe, meta, start, sweep, folder, rep, t0, found, curves, kern, smallest,
+             largest, want):
+    """--glibc: the modelled version(s) against the sweep; one version is verified where the
+    running glibc can stand in for it (advise_versions.stand_in)."""
+    env = dict(ag.parse_tunables(start["env"] or ""))
+    try:
+        cpu = gm.Cpuid.live(exe)
+        if args.glibc == "all":
+            avv.table_all(rep, cpu, env, found, curves, kern, smallest, largest)
+            rep("")
+            return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, "")
+        tun, fixed, (ok, ok2, n) = avv.report(rep, cpu, args.glibc, env, found, curves, kern,
+                                              smallest, largest, want)
+    except gm.ModelError as e:
+        rep("advise: %s" % e)
+        return 1
+    rep("")
+    if not tun:
+        rep("answer: glibc %s's memset already takes the measured best path where one is clear "
+            "(%d of %d sizes agree); nothing to tune" % (args.glibc, ok, n))
+        rep("")
+        return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, "")
+    string = ":".join("%s=%s" % kv for kv in sorted(tun.items()))
+    default_s, advised_s, why = avv.stand_in(cpu, start["version"], args.glibc, env, tun,
+                                             smallest, largest)
+    if default_s is None:
+        rep("verification: modelled, not verified here (%s)" % why)
+        rep("")
+        rep("answer: on glibc %s set GLIBC_TUNABLES=%s (modelled: agrees at %d of %d sizes, "
+            "was %d); not verified here" % (args.glibc, string, ok2, n, ok))
+        rep("")
+        return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, string)
+    rep("verification: %s, so glibc %s measures it: default %s against %s" % (
+        why, start["version"], default_s, advised_s))
+    cur = gm.model(cpu, start["version"], dict(ag.parse_tunables(default_s)))
+    new = gm.model(cpu, start["version"], dict(ag.parse_tunables(advised_s)))
+    lo_hi = sorted({cur["rep_stosb_threshold"], new["rep_stosb_threshold"]})
+    changes = [("x86_rep_stosb_threshold", max(lo_hi[0], smallest), min(lo_hi[-1], largest))]
+    classes = av.plan(changes, smallest, largest, levels(exe, meta, want))
+    try:
+        measured = av.run_rounds(exe, folder, classes, want, advised_s, args.rounds,
+                                 args.min_time, default=default_s, progress=progress)
+    except (am.MeasureError, sc.CsvError) as e:
+        rep("advise: verification failed: %s" % e)
+        return 1
+    table = av.summarize(classes, measured)
+    for line in ar.verification_lines(table, args.rounds, want):
+        rep(line)
+    rep("  rule: " + av.RULE % ("largest movement %.1f%%" % (100 * av.drift(table))))
+    mine = [r for r in table if r["tag"] == "x86_rep_stosb_threshold"]
+    ok_v, why_v = av.confirm(mine, table)
+    rep("")
+    rep("answer: on glibc %s set GLIBC_TUNABLES=%s — %s (%s)" % (
+        args.glibc, string, "verified here" if ok_v else "not confirmed here", why_v))
+    rep("")
+    ar.write_csv(os.path.join(folder, "advise.csv"), provenance(args, meta, start, sweep, kern,
+                                                                 want, string, t0), table,
+                 measured, want, advised_s, default_s)
+    return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, string,
+                           csv_done=True)
+
+
+def provenance(args, meta, start, sweep, kern, want, string, t0):
+    return list(meta.items()) + [
+        ("advise_command", " ".join(sys.argv)), ("advise_glibc_modelled", args.glibc),
+        ("advise_glibc_running", start["version"] or "unknown"),
+        ("advise_sweep_csv", sweep.path), ("advise_path_kernels", ",".join(kern.values())),
+        ("advise_chosen_threads", want), ("advise_recommended", string or "keep the default"),
+        ("advise_wall_s", "%.0f" % (time.time() - t0))]
+
+
+def finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, string,
+                    csv_done=False):
+    if not csv_done:
+        ar.write_csv(os.path.join(folder, "advise.csv"),
+                     provenance(args, meta, start, sweep, kern, want, string, t0), [], [], want,
+                     "", start["env"])
+    rep("wall time %.0f s; files in %s" % (time.time() - t0, shown(folder)))
+    with open(os.path.join(folder, "advise.txt"), "x") as f:
+        f.write("\n".join(rep.lines) + "\n")
+    return 0
 
 
 def from_string(text, start, largest, rep):

@@ -317,7 +317,10 @@ def test_usage():
                            (["--verify", "glibc.cpu.x86_rep_stosb_threshold=0"], "not applied"),
                            # nothing to check or verify ("all of  apply" on the old code)
                            (["--check", ""], "--check needs"), (["--verify", " "], "--verify needs"),
-                           (["--sweep", ELSEWHERE], os.path.basename(os.path.dirname(ELSEWHERE)))):
+                           (["--sweep", ELSEWHERE], os.path.basename(os.path.dirname(ELSEWHERE))),
+                           (["--glibc", "2.35"], "--glibc 2.35"),
+                           (["--glibc", "2.40", "--verify", "glibc.cpu.x86_rep_stosb_threshold=4096"],
+                            "one question")):
             out = subprocess.run([ADVISE] + args + ["--out", out_dir], capture_output=True, text=True,
                                  timeout=120)
             lines = out.stderr.strip().splitlines()
@@ -327,6 +330,111 @@ def test_usage():
     out = subprocess.run([ADVISE, "--help"], capture_output=True, text=True)
     check(out.returncode == 0 and "GLIBC_TUNABLES" in out.stdout, "--help describes the command")
 
+def test_glibc():
+    """advise --glibc (issue 25.3): per-version fixes from constructed curves on the Turin dump,
+    the stand-in rule, and a real run on a small sweep of this machine."""
+    from storebench import advise_versions as avv  # noqa: E402
+    from storebench import glibc_model as gm  # noqa: E402
+    turin = gm.Cpuid.load(os.path.join(ROOT, "tests", "fixtures", "machines", "cpuid",
+                                       "amd-epyc-9655-96-core-processor.test"))
+    kern = {"vector": "avx512_t_u4", "rep_stosb": "rep_stosb", "non_temporal": "avx512_nt_u4"}
+    sizes = sorted({int(256 * 1.19 ** k) for k in range(105)})  # 256 B .. ~22 GiB, x1.19
 
-{"cross": test_cross, "verify": test_verify, "tunables": test_tunables, "usage": test_usage}[PART]()
+    def curves(rep_from, nt_from):
+        """vector 100 everywhere; rep stosb 120 from rep_from, else 80; streaming 150 from
+        nt_from, else 50 (spreads +-1: every lead is clear)."""
+        pts = {"avx512_t_u4": {s: 100 for s in sizes},
+               "rep_stosb": {s: 120 if rep_from and s >= rep_from else 80 for s in sizes},
+               "avx512_nt_u4": {s: 150 if nt_from and s >= nt_from else 50 for s in sizes}}
+        c = {k: curve(v) for k, v in pts.items()}
+        found = {(a, b): ac.find(c[a], c[b], a, b) for a, b in
+                 (("avx512_t_u4", "rep_stosb"), ("rep_stosb", "avx512_nt_u4"),
+                  ("avx512_t_u4", "avx512_nt_u4"))}
+        return c, found
+
+    S, NT, MEMSET_NT, HW = avv.STOSB, gm.TUNABLE % "x86_non_temporal_threshold", avv.MEMSET_NT, \
+        avv.HWCAPS
+    # rep stosb wins from 8 KiB, streaming from 128 MiB: rep stosb above the last size the
+    # vector loop won (ja), streaming from the first size it won (jae); every version moves rep
+    # stosb; 2.39+ set memset's own streaming threshold, 2.38 memcpy's shared one, 2.36 has none
+    c, found = curves(8192, 128 << 20)
+    st = (max(s for s in sizes if s < 8192), min(s for s in sizes if s >= 8192))
+    nt = (max(s for s in sizes if s < 128 << 20), min(s for s in sizes if s >= 128 << 20))
+    want = {"2.36": {S}, "2.38": {S, NT}, "2.40": {S, MEMSET_NT}, "2.41": {S, MEMSET_NT}}
+    for v, w in want.items():
+        tun, why = avv.fix(turin, v, {}, found, kern, sizes[0], sizes[-1])
+        check(set(tun) == w and st[0] <= int(tun[S]) < st[1] and
+              all(nt[0] < int(tun[k]) <= nt[1] for k in (NT, MEMSET_NT) if k in tun),
+              "rep from 8 KiB, streaming from 128 MiB, glibc %s: %s (%s)" % (v, tun, why))
+        fixed = gm.model(turin, v, tun)
+        best = avv.best_paths(c, kern)
+        ok, n = avv.agreement(fixed, best)
+        # 2.36 has no streaming path: it cannot follow from 128 MiB on
+        reach = len(sizes) if v != "2.36" else len([s for s in sizes if s < 128 << 20])
+        check(ok == reach and n == len(sizes), "glibc %s with them takes the best path at %d of "
+              "%d sizes (%d)" % (v, reach, len(sizes), ok))
+    # rep stosb never wins, streaming wins from 128 MiB: behind the rep stosb branch, so 2.41
+    # uses Avoid_STOSB and 2.39/2.40 put rep_stosb_threshold at the streaming threshold
+    c, found = curves(None, 128 << 20)
+    tun, _ = avv.fix(turin, "2.41", {}, found, kern, sizes[0], sizes[-1])
+    check(set(tun) == {HW, MEMSET_NT} and tun[HW] == "Avoid_STOSB", "2.41: Avoid_STOSB (%s)" % tun)
+    tun, _ = avv.fix(turin, "2.40", {}, found, kern, sizes[0], sizes[-1])
+    check(set(tun) == {S, MEMSET_NT} and int(tun[S]) == int(tun[MEMSET_NT]) - 1,
+          "2.40: rep_stosb_threshold just below the streaming threshold (%s)" % tun)
+    for v in ("2.40", "2.41"):
+        tun, _ = avv.fix(turin, v, {}, found, kern, sizes[0], sizes[-1])
+        ok, n = avv.agreement(gm.model(turin, v, tun), avv.best_paths(c, kern))
+        check(ok == n, "%s: vector, then streaming, at every size (%d/%d)" % (v, ok, n))
+    # the vector loop wins everywhere: AMD's 2.40 default already follows; 2.36 turns stosb off
+    c, found = curves(None, None)
+    check(avv.fix(turin, "2.40", {}, found, kern, sizes[0], sizes[-1])[0] == {},
+          "vector everywhere: nothing to tune on 2.40")
+    check(avv.fix(turin, "2.36", {}, found, kern, sizes[0], sizes[-1])[0] == {S: str(gm.SIZE_MAX)},
+          "vector everywhere: 2.36 turns rep stosb off")
+    # stand-in: 2.36 can play 2.40's default and a rep stosb fix below the streaming threshold
+    # (24 MiB here), never a streaming path
+    d, a, why = avv.stand_in(turin, "2.36", "2.40", {}, {S: "8192"}, 256, 16 << 20)
+    check(d == "%s=%d" % (S, gm.SIZE_MAX) and a == "%s=8192" % S, "2.36 stands in: %s" % why)
+    d, a, why = avv.stand_in(turin, "2.36", "2.40", {}, {S: "8192", MEMSET_NT: str(16 << 20)},
+                             256, 1 << 30)
+    check(d is None and "non_temporal" in why, "no stand-in for streaming: %s" % why)
+    check(avv.stand_in(turin, "2.36", "2.36", {}, {S: "8192"}, 256, 1 << 30)[2].startswith(
+          "this is glibc 2.36"), "the running version measures itself")
+    d, a, why = avv.stand_in(turin, "2.36", "2.40", {}, {S: "8192", MEMSET_NT: str(16 << 20)},
+                             256, 8 << 20)
+    check(d is not None, "below the streaming threshold 2.36 stands in again: %s" % why)
+
+    # a real run: a small sweep of the path kernels here, then --glibc all and --glibc 2.40
+    with tempfile.TemporaryDirectory() as tmp:
+        sweep = os.path.join(tmp, "sweep.csv")
+        out = subprocess.run([EXE, "run", "--kernels", "avx512_t_u4,rep_stosb,avx512_nt_u4"
+                              if "avx512f" in open("/proc/cpuinfo").read() else
+                              "avx2_t_u4,rep_stosb,avx2_nt_u4",
+                              "--call", "256..64KiB:x2", "--threads", "1", "--repetitions", "2",
+                              "--min-time", "0.001", "--canary", "off", "--csv", sweep],
+                             capture_output=True, text=True, timeout=300)
+        check(out.returncode == 0, "a small sweep (%s)" % out.stderr[-200:])
+        for v, expect in (("all", "glibc versions on this machine, modelled"),
+                          ("2.40", "answer: ")):
+            folder = os.path.join(tmp, "a-" + v)
+            out = subprocess.run([ADVISE, "--glibc", v, "--sweep", sweep, "--no-plot", "--rounds",
+                                  "2", "--min-time", "0.001", "--out", folder],
+                                 capture_output=True, text=True, timeout=300)
+            check(out.returncode == 0 and expect in out.stdout,
+                  "--glibc %s: %r in the report (rc %d, %s)" % (v, expect, out.returncode,
+                                                               out.stderr[-300:]))
+            for ver in (gm.VERSIONS if v == "all" else [v]):
+                check(re.search(r"^ +%s +\S+_unaligned" % re.escape(ver), out.stdout, re.M) or
+                      "glibc %s on this machine, modelled" % ver in out.stdout,
+                      "--glibc %s names glibc %s's row" % (v, ver))
+            check(os.path.isfile(os.path.join(folder, "advise.txt")) and
+                  os.path.isfile(os.path.join(folder, "advise.csv")), "--glibc %s: files" % v)
+            if v == "2.40":
+                check(re.search(r"answer: .*(nothing to tune|verified here|not confirmed here|"
+                                r"not verified here)", out.stdout),
+                      "the answer says whether it was verified: %s" % out.stdout[-400:])
+
+
+{"cross": test_cross, "verify": test_verify, "tunables": test_tunables, "usage": test_usage,
+ "glibc": test_glibc}[PART]()
 sys.exit(check.finish("advise %s" % PART))
