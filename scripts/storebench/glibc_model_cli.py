@@ -120,12 +120,15 @@ def main(argv=None):
             for rule in m["rules"]:
                 used.setdefault((rule, gm.RULES[rule][1]), []).append(v)
         print("")
+    item = "- " if args.markdown else "  "
     print("rules (file @ release branch head; master commit, then the branch backport):")
+    if args.markdown:
+        print("")
     for v in vers:
-        print("  glibc %s = release/%s/master %s" % (v, v, gm.BRANCHES[v]))
+        print("%sglibc %s = release/%s/master %s" % (item, v, v, gm.BRANCHES[v]))
     for (rule, _), vs in sorted(used.items()):
         vs = sorted(set(vs))
-        print("  %s [%s]: %s — %s (%s)" % (
-            rule, ", ".join(vs), gm.RULES[rule][2],
+        print("%s%s [%s]: %s — %s (%s)" % (
+            item, rule, ", ".join(vs), gm.RULES[rule][2],
             " + ".join(gm.FILES[k] for k in gm.RULES[rule][0].split("+")), gm.RULES[rule][1]))
     return 0

@@ -226,6 +226,17 @@ def test_cli():
           "Turin 2.40: one vector region: %s" % text)
     check("sysdeps/x86/dl-cacheinfo.h" in text and gm.BRANCHES["2.40"][:10] in text,
           "the table cites its sources")
+    # docs/glibc.md's replayed tables and rules are what the model prints for those dumps today
+    dumps = ["amd-epyc-9655-96-core-processor.test", "intel-xeon-w9-3475x.test",
+             "intel-xeon-platinum-8570.test"]
+    out = subprocess.run([SCRIPT, "--markdown"] + [a for d in dumps for a in
+                                                   ("--cpuid", os.path.join(CPUID, d))],
+                         capture_output=True, text=True, timeout=60)
+    with open(os.path.join(ROOT, "docs", "glibc.md")) as f:
+        page = f.read()
+    check(out.returncode == 0 and out.stdout in page,
+          "docs/glibc.md holds today's model of %s: regenerate it with scripts/glibc-model "
+          "--markdown --cpuid ..." % ", ".join(dumps))
     for bad, why in ((["--glibc", "2.35"], "not modelled"), (["--cpuid", "/nonexistent"],
                                                              "nonexistent"),
                      (["--tunables", "glibc.cpu.x86_rep_stosb_threshold=abc"], "not a number")):

@@ -7,7 +7,8 @@ PART: render (a tiny real sweep plotted), golden (tables of a committed run agai
 files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_faults, victim,
 victim_cpus (two real victim runs through compare-cpus: rows paired by cache word, overlays),
 march (the cc_ rows of a tiny real run in table --section march), dpdk_const (memset_const's
-rows and the dpdk section's C rows from a tiny real run), load (a tiny storebench load plotted).
+rows and the dpdk section's C rows from a tiny real run), load (a tiny storebench load plotted),
+libc (memset and glibc's variants of a tiny real run in table --section libc).
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -622,6 +623,49 @@ def march(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def libc_variants(storebench, src):
+    """A tiny real run of memset, glibc's variants and two path kernels: table --section libc has
+    memset first with the function the CSV names, one row per variant with its glibc function,
+    the path kernels after them, a GB/s cell per working set; without libc_ rows a note."""
+    tmp = tempfile.mkdtemp(prefix="sb-libc-")
+    try:
+        csv = os.path.join(tmp, "libc.csv")
+        r = run([storebench, "run", "--kernels", "memset,libc_*,sse2_t_u4,rep_stosb",
+                 "--call", "4KiB,256KiB", "--threads", "1", "--min-time", "0.002",
+                 "--repetitions", "1", "--canary", "off", "--csv", csv])
+        if r.returncode != 0:
+            fail("libc run failed (%d): %s" % (r.returncode, r.stderr[-300:]))
+        with open(csv) as f:
+            text = f.read()
+        variant = re.search(r"^# glibc_memset_variant=(\S+)$", text, re.M).group(1)
+        ran = [k for k in dict.fromkeys(row["kernel"] for row in DictReader(
+            l for l in text.splitlines() if not l.startswith("#")))]
+        r = run([os.path.join(src, "scripts/table"), "--section", "libc", "--format", "md", csv])
+        rows = [[c.strip() for c in l.strip("|").split("|")] for l in r.stdout.splitlines()
+                if re.match(r"^\| (memset|libc_|sse2_t_u4|rep_stosb)", l)]
+        names = [c[0] for c in rows]
+        libc = [k for k in ran if k.startswith("libc_")]
+        if r.returncode != 0 or names != ["memset"] + libc + ["sse2_t_u4", "rep_stosb"] or \
+                rows[0][1] != "= " + variant:
+            fail("libc: exit %d, rows %s (ran %s, memset %s): %s" % (
+                r.returncode, names, ran, variant, r.stdout[-1500:]))
+        for c in rows:
+            want = "(path kernel)" if not (c[0].startswith("libc_") or c[0] == "memset") else \
+                "__memset_erms" if c[0] == "libc_erms" else None
+            if (want and c[1] != want) or (c[0].startswith("libc_") and c[0] != "libc_erms" and
+                                           not re.match(r"__memset_%s_unaligned" %
+                                                        c[0][5:].split("_")[0], c[1])) or \
+                    len(c) != 4 or not all(re.match(r"^\d+(\.\d+)?\*?$", x) for x in c[2:]):
+                fail("libc: row %s: its glibc function and one GB/s per working set" % c)
+        print("ok: libc table, memset = %s, %d variants" % (variant, len(libc)))
+        r = run([os.path.join(src, "scripts/table"), "--section", "libc", os.path.join(src, LEVELS)])
+        if r.returncode != 0 or "libc: skipped, no libc_<variant> rows" not in r.stdout:
+            fail("libc without variant rows: exit %d: %s" % (r.returncode, r.stdout[-500:]))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def dpdk_const(storebench, src):
     """memset_const in a tiny real run: rows only at its compile-time sizes (call_const 1, memset's
     0), the skipped size said on stderr, and the dpdk section's C table with one 'N C' row per
@@ -688,6 +732,7 @@ def main(argv):
              "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src),
              "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src),
              "march": lambda: march(exe, src), "dpdk_const": lambda: dpdk_const(exe, src),
+             "libc": lambda: libc_variants(exe, src),
              "load": lambda: load_plot(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
