@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# readme_test.py — the figures README.md and docs/ci.md quote from committed runs, recomputed from
-# the files they cite.  Python 3 standard library and storebench.reader (the one CSV reader).
+# readme_test.py — the figures README.md, docs/ci.md and docs/glibc.md quote from committed runs,
+# recomputed from the files they cite.  Python 3 standard library and storebench.reader (the one CSV reader).
 # Why: a number in the README is a claim; it must be what the run it names measured (issue 21.20).
 """usage: readme_test.py REPO_ROOT
 
@@ -247,6 +247,26 @@ def session_figures():
                 load("174830", "summary_write_gbps_mean"), load("174830", "summary_read_gbps_mean"))]
 
 
+def glibc_page():
+    """docs/glibc.md: its variants table is what scripts/table prints from the run it cites, and
+    its paired figures are that run's vs_memset columns."""
+    csv = os.path.join(RUNS, "20261204T210349Z.csv")
+    out = subprocess.run([os.path.join(ROOT, "scripts", "table"), "--section", "libc", "--format",
+                          "md", csv], capture_output=True, text=True)
+    rows = [l for l in out.stdout.splitlines() if l.startswith("|")]
+    check(out.returncode == 0 and len(rows) >= 12, "table --section libc of %s" % csv)
+    run = reader.load(csv)
+
+    def vs(kernel, ws):
+        r = next(r for r in run.rows if r["kernel"] == kernel and int(r["ws_bytes"]) == ws)
+        f = [100 * (float(r[c]) - 1) for c in ("vs_memset_ratio", "vs_memset_ci_low",
+                                                 "vs_memset_ci_high")]
+        return "%+.1f %% [%+.1f, %+.1f]" % tuple(f)
+
+    return rows + ["avx512_t_u4 over memset\n%s at 24 KiB" % vs("avx512_t_u4", 24576),
+                   "libc_avx512 over memset %s at 512 KiB" % vs("libc_avx512", 524288)]
+
+
 def embedded_plots(readme):
     """Every plot README embeds is what today's scripts/plot draws from the CSV beside its folder
     (gnuplot's PNG is byte for byte the same from the same input on Debian 12): a change to the
@@ -271,11 +291,14 @@ def main():
         readme = f.read()
     with open(os.path.join(ROOT, "docs", "ci.md")) as f:
         ci = f.read()
+    with open(os.path.join(ROOT, "docs", "glibc.md")) as f:
+        glibc = f.read()
     embedded_plots(readme)
     for text, page, name in ([(t, readme, "README.md") for t in
                               table_rows() + answer_sentences() + result_section() +
                               session_figures()] +
-                             [(t, ci, "docs/ci.md") for t in nights_sentence()]):
+                             [(t, ci, "docs/ci.md") for t in nights_sentence()] +
+                             [(t, glibc, "docs/glibc.md") for t in glibc_page()]):
         check(text in page, f"{name} does not say what its cited runs give: {text!r}")
     return check.finish("readme figures")
 
