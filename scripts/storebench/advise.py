@@ -494,8 +494,10 @@ def versions(args, exe, meta, start, sweep, folder, rep, t0, found, curves, kern
         rep("")
         return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, "")
     string = ":".join("%s=%s" % kv for kv in sorted(tun.items()))
-    default_s, advised_s, why = avv.stand_in(cpu, start["version"], args.glibc, env, tun,
-                                             smallest, largest)
+    default_s, advised_s, why, top = avv.verifiable(cpu, start["version"], args.glibc, env, tun,
+                                                    smallest, largest)
+    beyond = "" if top >= largest else "; from %s glibc %s streams, which glibc %s cannot: " \
+        "modelled, not verified here" % (fb(top + 1), args.glibc, start["version"])
     if default_s is None:
         rep("verification: modelled, not verified here (%s)" % why)
         rep("")
@@ -503,13 +505,13 @@ def versions(args, exe, meta, start, sweep, folder, rep, t0, found, curves, kern
             "was %d); not verified here" % (args.glibc, string, ok2, n, ok))
         rep("")
         return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, string)
-    rep("verification: %s, so glibc %s measures it: default %s against %s" % (
-        why, start["version"], default_s, advised_s))
+    rep("verification: %s, so glibc %s measures it: default %s against %s%s" % (
+        why, start["version"], default_s, advised_s, beyond))
     cur = gm.model(cpu, start["version"], dict(ag.parse_tunables(default_s)))
     new = gm.model(cpu, start["version"], dict(ag.parse_tunables(advised_s)))
     lo_hi = sorted({cur["rep_stosb_threshold"], new["rep_stosb_threshold"]})
-    changes = [("x86_rep_stosb_threshold", max(lo_hi[0], smallest), min(lo_hi[-1], largest))]
-    classes = av.plan(changes, smallest, largest, levels(exe, meta, want))
+    changes = [("x86_rep_stosb_threshold", max(lo_hi[0], smallest), min(lo_hi[-1], top))]
+    classes = av.plan(changes, smallest, top, levels(exe, meta, want))
     try:
         measured = av.run_rounds(exe, folder, classes, want, advised_s, args.rounds,
                                  args.min_time, default=default_s, progress=progress)
@@ -523,8 +525,10 @@ def versions(args, exe, meta, start, sweep, folder, rep, t0, found, curves, kern
     mine = [r for r in table if r["tag"] == "x86_rep_stosb_threshold"]
     ok_v, why_v = av.confirm(mine, table)
     rep("")
-    rep("answer: on glibc %s set GLIBC_TUNABLES=%s — %s (%s)" % (
-        args.glibc, string, "verified here" if ok_v else "not confirmed here", why_v))
+    rep("answer: on glibc %s set GLIBC_TUNABLES=%s — %s%s (%s)" % (
+        args.glibc, string, "verified here" if ok_v else "not confirmed here",
+        " up to %s; above it modelled, not verified here" % fb(top) if top < largest else "",
+        why_v))
     rep("")
     ar.write_csv(os.path.join(folder, "advise.csv"), provenance(args, meta, start, sweep, kern,
                                                                  want, string, t0), table,

@@ -29,13 +29,6 @@ MEMSET_NT = gm.TUNABLE % "x86_memset_non_temporal_threshold"
 HWCAPS = gm.TUNABLE % "hwcaps"
 
 
-def kernels_of(m, cpu_isa):
-    """{path: kernel} standing for model m's paths, at its variant's width."""
-    vec = m["vec_bytes"] or (64 if "avx512f" in cpu_isa else 32 if "avx2" in cpu_isa else 16)
-    t, nt = am.PATH_KERNELS[vec]
-    return {"vector": t, "rep_stosb": am.REP, "non_temporal": nt}
-
-
 def best_paths(curves, kern):
     """{size: (paths, clear, usable)}: paths the one path ahead of the others, or the paths tied
     with the highest median; clear when that one path beat both others clearly; usable the paths
@@ -210,6 +203,24 @@ def stand_in(cpu, running, version, env, tun, smallest, largest):
         return out[0], out[1], "this is glibc %s: it measures its own paths" % running
     return out[0], out[1], "glibc %s stands in: its modelled paths equal %s's over %s..%s" % (
         running, version, fmt_bytes(smallest), fmt_bytes(largest))
+
+
+def verifiable(cpu, running, version, env, tun, smallest, largest):
+    """stand_in() over smallest..largest, else below the streaming threshold when streaming is
+    what the running glibc lacks: (default string, advised string, why, largest verified);
+    strings None when no range of at least two octaves can be stood in for."""
+    d, a, why = stand_in(cpu, running, version, env, tun, smallest, largest)
+    if d is not None:
+        return d, a, why, largest
+    nts = [m["memset_non_temporal_threshold"] for m in
+           (gm.model(cpu, version, env), gm.model(cpu, version, dict(env or {}, **tun)))
+           if m["memset_non_temporal_threshold"] is not None]
+    cap = min(nts) - 1 if nts else 0
+    if 4 * smallest <= cap < largest:
+        d2, a2, why2 = stand_in(cpu, running, version, env, tun, smallest, cap)
+        if d2 is not None:
+            return d2, a2, why2, cap
+    return None, None, why, largest
 
 
 def _probe(m, smallest, largest):

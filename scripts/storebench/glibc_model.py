@@ -22,11 +22,11 @@ import subprocess
 from storebench.units import fmt_bytes
 
 SIZE_MAX = (1 << 64) - 1
-GLIBC_GIT = "git://sourceware.org/git/glibc.git"
 FILES = {"cache": "sysdeps/x86/dl-cacheinfo.h", "features": "sysdeps/x86/cpu-features.c",
          "ifunc": "sysdeps/x86_64/multiarch/ifunc-memset.h",
          "memset": "sysdeps/x86_64/multiarch/memset-vec-unaligned-erms.S"}
-# The release branch heads read (2026-01-15), one per modelled version.
+# The release branch heads read (git://sourceware.org/git/glibc.git, 2026-01-15), one per
+# modelled version.
 BRANCHES = {
     "2.36": "e97cfe2293ed097eb3d0b4c18274d22855e65130",
     "2.38": "d5409a1be010699794264162c551ba60f05ee6c3",
@@ -105,7 +105,6 @@ DIVISOR_8 = {0x1A, 0x1E, 0x1F, 0x2E, 0x25, 0x2C, 0x2F, 0x2A, 0x2D, 0x3A, 0x3E, 0
              0x46, 0x3D, 0x47, 0x4F, 0x56}
 SKYLAKE_SERVER = {0x55, 0x66}  # INTEL_BIGCORE_SKYLAKE_AVX512, INTEL_BIGCORE_CANNONLAKE
 NT_MIN, NT_MAX = 0x4040, SIZE_MAX >> 4
-PATHS = ("vector", "rep_stosb", "non_temporal")
 VEC_BYTES = {"avx512": 64, "evex": 32, "avx2": 32, "sse2": 16, "erms": 0}
 TUNABLE = "glibc.cpu.%s"
 

@@ -398,6 +398,12 @@ def test_glibc():
     d, a, why = avv.stand_in(turin, "2.36", "2.40", {}, {S: "8192", MEMSET_NT: str(16 << 20)},
                              256, 1 << 30)
     check(d is None and "non_temporal" in why, "no stand-in for streaming: %s" % why)
+    # over 256 B..1 GiB 2.40's fix streams from 24 MiB: verified below it, modelled above
+    d, a, why, top = avv.verifiable(turin, "2.36", "2.40", {}, {S: "8192"}, 256, 1 << 30)
+    check(top == (24 << 20) - 1 and a == "%s=8192" % S, "verifiable up to the streaming threshold "
+          "(%s, %s)" % (top, why))
+    check(avv.verifiable(turin, "2.36", "2.40", {}, {S: "8192"}, 256, 16 << 20)[3] == 16 << 20,
+          "verifiable over the whole range below it")
     check(avv.stand_in(turin, "2.36", "2.36", {}, {S: "8192"}, 256, 1 << 30)[2].startswith(
           "this is glibc 2.36"), "the running version measures itself")
     d, a, why = avv.stand_in(turin, "2.36", "2.40", {}, {S: "8192", MEMSET_NT: str(16 << 20)},
