@@ -482,15 +482,14 @@ def versions(args, exe, meta, start, sweep, folder, rep, t0, found, curves, kern
             avv.table_all(rep, cpu, env, found, curves, kern, smallest, largest)
             rep("")
             return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, "")
-        tun, fixed, (ok, ok2, n) = avv.report(rep, cpu, args.glibc, env, found, curves, kern,
-                                              smallest, largest, want)
+        tun, fixed, (ok, ok2, n, total) = avv.report(rep, cpu, args.glibc, env, found, curves,
+                                                     kern, smallest, largest, want)
     except gm.ModelError as e:
         rep("advise: %s" % e)
         return 1
     rep("")
     if not tun:
-        rep("answer: glibc %s's memset already takes the measured best path where one is clear "
-            "(%d of %d sizes agree); nothing to tune" % (args.glibc, ok, n))
+        rep("answer: " + avv.keep_answer(args.glibc, ok, n, total))
         rep("")
         return finish_versions(args, meta, start, sweep, folder, rep, t0, kern, want, "")
     string = ":".join("%s=%s" % kv for kv in sorted(tun.items()))

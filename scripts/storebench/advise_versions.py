@@ -264,7 +264,8 @@ def _region_lines(m, best, curves, kern):
 
 
 def report(rep, cpu, version, env, found, curves, kern, smallest, largest, threads):
-    """The per-version section of advise --glibc V.  Returns (tunables, model with them)."""
+    """The per-version section of advise --glibc V.  Returns (tunables, model with them,
+    (sizes agreeing, agreeing with the tunables, sizes judged, sizes measured))."""
     m = gm.model(cpu, version, env)
     best = best_paths(curves, kern)
     ok, n = agreement(m, best)
@@ -289,7 +290,22 @@ def report(rep, cpu, version, env, found, curves, kern, smallest, largest, threa
     if tun:
         rep("  with them: %s; agrees at %d of %d sizes (modelled)" % (
             gm.describe(fixed, largest), ok2, n))
-    return tun, fixed, (ok, ok2, n)
+    return tun, fixed, (ok, ok2, n, len(best))
+
+
+# A "nothing to tune" needs glibc's path judged at this share of the sizes measured at least.
+JUDGED_MIN = 2 / 3
+
+
+def keep_answer(version, ok, judged, measured):
+    """The answer when the crossovers propose nothing: keep the default, or undecided when too
+    few sizes could be judged (their points flagged) for "nothing to tune" to mean anything."""
+    if judged < JUDGED_MIN * measured:
+        return ("undecided: glibc %s's path could be judged at %d of %d sizes only (the others' "
+                "points are flagged: drift, spread, outliers); nothing proposed, run it again on "
+                "a quieter machine" % (version, judged, measured))
+    return ("glibc %s's memset already takes the measured best path where one is clear (%d of "
+            "%d sizes judged agree); nothing to tune" % (version, ok, judged))
 
 
 def table_all(rep, cpu, env, found, curves, kern, smallest, largest):
