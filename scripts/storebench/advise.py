@@ -510,17 +510,10 @@ def versions(args, exe, meta, start, sweep, folder, rep, t0, found, curves, kern
     new = gm.model(cpu, start["version"], dict(ag.parse_tunables(advised_s)))
     lo_hi = sorted({cur["rep_stosb_threshold"], new["rep_stosb_threshold"]})
     changes = [("x86_rep_stosb_threshold", max(lo_hi[0], smallest), min(lo_hi[-1], top))]
-    classes = av.plan(changes, smallest, top, levels(exe, meta, want))
-    try:
-        measured = av.run_rounds(exe, folder, classes, want, advised_s, args.rounds,
-                                 args.min_time, default=default_s, progress=progress)
-    except (am.MeasureError, sc.CsvError) as e:
-        rep("advise: verification failed: %s" % e)
+    measured, table = verify_rounds(args, exe, meta, folder, rep, changes, smallest, top, want,
+                                    advised_s, default_s)
+    if measured is None:
         return 1
-    table = av.summarize(classes, measured)
-    for line in ar.verification_lines(table, args.rounds, want):
-        rep(line)
-    rep("  rule: " + av.RULE % ("largest movement %.1f%%" % (100 * av.drift(table))))
     mine = [r for r in table if r["tag"] == "x86_rep_stosb_threshold"]
     ok_v, why_v = av.confirm(mine, table)
     rep("")
@@ -587,6 +580,30 @@ def cache_marks(exe, meta, threads):
                              fb(b))) for name, b in levels(exe, meta, threads)]
 
 
+def verify_rounds(args, exe, meta, folder, rep, changes, smallest, largest, want, advised,
+                  default):
+    """Step 4's measurement: libc memset under `default` and `advised` in interleaved rounds over
+    the classes of `changes` and their controls, reported with the drift rule.  (measured,
+    table), or (None, None) when a child failed (said in the report)."""
+    classes = av.plan(changes, smallest, largest, levels(exe, meta, want))
+    try:
+        measured = av.run_rounds(exe, folder, classes, want, advised, args.rounds, args.min_time,
+                                 default=default, progress=progress)
+    except (am.MeasureError, sc.CsvError) as e:
+        rep("advise: verification failed: %s" % e)
+        return None, None
+    table = av.summarize(classes, measured)
+    for line in ar.verification_lines(table, args.rounds, want):
+        rep(line)
+    for r in table:
+        if r["kind"] == "control" and r["verdict"] != "noise":
+            rep("  note: %s moved %s [%s..%s] with no tunable changed there: drift or load; a "
+                "gain must clear that" % (r["name"], ar.pct(r["gain"]), ar.pct(r["low"]),
+                                          ar.pct(r["high"])))
+    rep("  rule: " + av.RULE % ("largest movement %.1f%%" % (100 * av.drift(table))))
+    return measured, table
+
+
 def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kernels, want,
                       smallest, largest, env_pairs, proposed, later, decisions, counts, found):
     var = start["variant"]
@@ -600,23 +617,10 @@ def verify_and_report(args, exe, meta, start, sweep, folder, rep, t0, ncpu, kern
             rep("  note: %s" % n)
         proposed = [p for p in proposed if not any(x.startswith(p[0]) for x in notes)]
         changes = [(n.split(".")[-1], lo, hi) for n, _, _, (lo, hi) in proposed]
-        classes = av.plan(changes, smallest, largest, levels(exe, meta, want))
-        try:
-            measured = av.run_rounds(exe, folder, classes, want, advised, args.rounds,
-                                     args.min_time, default=default_str,
-                                     progress=progress)
-        except (am.MeasureError, sc.CsvError) as e:
-            rep("advise: verification failed: %s" % e)
+        measured, table = verify_rounds(args, exe, meta, folder, rep, changes, smallest, largest,
+                                        want, advised, default_str)
+        if measured is None:
             return 1
-        table = av.summarize(classes, measured)
-        for line in ar.verification_lines(table, args.rounds, want):
-            rep(line)
-        moved = [r for r in table if r["kind"] == "control" and r["verdict"] != "noise"]
-        for r in moved:
-            rep("  note: %s moved %s [%s..%s] with no tunable changed there: drift or load; a "
-                "gain must clear that" % (r["name"], ar.pct(r["gain"]), ar.pct(r["low"]),
-                                          ar.pct(r["high"])))
-        rep("  rule: " + av.RULE % ("largest movement %.1f%%" % (100 * av.drift(table))))
         for name, cur, new, region in proposed:
             mine = [r for r in table if r["tag"] == name.split(".")[-1]]
             ok, why = av.confirm(mine, table)
