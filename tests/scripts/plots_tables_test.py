@@ -585,16 +585,31 @@ def victim_cpus(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def tiny_run(storebench, tmp, name, *args):
+    """A tiny real store-only run at 1 thread (one repetition of 2 ms, no canary) into
+    tmp/name.csv: (csv path, the finished process)."""
+    csv = os.path.join(tmp, name + ".csv")
+    return csv, run([storebench, "run"] + list(args) + [
+        "--threads", "1", "--min-time", "0.002", "--repetitions", "1", "--canary", "off",
+        "--csv", csv])
+
+
+def skipped_without(src, section, note):
+    """table --section SECTION on the committed run without its rows: exit 0 and the note."""
+    r = run([os.path.join(src, "scripts/table"), "--section", section, os.path.join(src, LEVELS)])
+    if r.returncode != 0 or note not in r.stdout:
+        fail("%s without its rows: exit %d: %s" % (section, r.returncode, r.stdout[-500:]))
+
+
 def march(storebench, src):
     """A tiny real run of the cc_ rows beside hand-written temporal kernels: table --section march
     has one row per cc level this CPU runs, its -march, and beside it a hand-written kernel of the
     same store width with the ratio of the two medians; without cc rows a one-line note."""
     tmp = tempfile.mkdtemp(prefix="sb-march-")
     try:
-        csv = os.path.join(tmp, "march.csv")
-        r = run([storebench, "run", "--kernels", "cc_*,sse2_t_u1,avx2_t_u1,avx512_t_u1,memset",
-                 "--call", "16KiB,256KiB,4MiB", "--threads", "1", "--min-time", "0.002",
-                 "--repetitions", "1", "--canary", "off", "--csv", csv])
+        csv, r = tiny_run(storebench, tmp, "march", "--kernels",
+                          "cc_*,sse2_t_u1,avx2_t_u1,avx512_t_u1,memset",
+                          "--call", "16KiB,256KiB,4MiB")
         if r.returncode != 0:
             fail("march run failed (%d): %s" % (r.returncode, r.stderr[-300:]))
         with open(csv) as f:
@@ -615,9 +630,7 @@ def march(storebench, src):
         if r.returncode != 0 or set(got) != ran or "cc_x86_64" not in got:
             fail("march: exit %d, rows %s: %s" % (r.returncode, sorted(got), r.stdout[-1500:]))
         print("ok: march table rows %s (ran %s)" % (sorted(got), sorted(ran)))
-        r = run([os.path.join(src, "scripts/table"), "--section", "march", os.path.join(src, LEVELS)])
-        if r.returncode != 0 or "march: skipped, no cc_ rows" not in r.stdout:
-            fail("march without cc rows: exit %d: %s" % (r.returncode, r.stdout[-500:]))
+        skipped_without(src, "march", "march: skipped, no cc_ rows")
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -629,10 +642,8 @@ def libc_variants(storebench, src):
     the path kernels after them, a GB/s cell per working set; without libc_ rows a note."""
     tmp = tempfile.mkdtemp(prefix="sb-libc-")
     try:
-        csv = os.path.join(tmp, "libc.csv")
-        r = run([storebench, "run", "--kernels", "memset,libc_*,sse2_t_u4,rep_stosb",
-                 "--call", "4KiB,256KiB", "--threads", "1", "--min-time", "0.002",
-                 "--repetitions", "1", "--canary", "off", "--csv", csv])
+        csv, r = tiny_run(storebench, tmp, "libc", "--kernels", "memset,libc_*,sse2_t_u4,rep_stosb",
+                          "--call", "4KiB,256KiB")
         if r.returncode != 0:
             fail("libc run failed (%d): %s" % (r.returncode, r.stderr[-300:]))
         with open(csv) as f:
@@ -658,9 +669,7 @@ def libc_variants(storebench, src):
                     len(c) != 4 or not all(re.match(r"^\d+(\.\d+)?\*?$", x) for x in c[2:]):
                 fail("libc: row %s: its glibc function and one GB/s per working set" % c)
         print("ok: libc table, memset = %s, %d variants" % (variant, len(libc)))
-        r = run([os.path.join(src, "scripts/table"), "--section", "libc", os.path.join(src, LEVELS)])
-        if r.returncode != 0 or "libc: skipped, no libc_<variant> rows" not in r.stdout:
-            fail("libc without variant rows: exit %d: %s" % (r.returncode, r.stdout[-500:]))
+        skipped_without(src, "libc", "libc: skipped, no libc_<variant> rows")
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -672,10 +681,8 @@ def dpdk_const(storebench, src):
     size it measured."""
     tmp = tempfile.mkdtemp(prefix="sb-const-")
     try:
-        csv = os.path.join(tmp, "const.csv")
-        r = run([storebench, "run", "--kernels", "memset,memset_const", "--call", "64,100,1536",
-                 "--ws", "hot", "--threads", "1", "--min-time", "0.002", "--repetitions", "1",
-                 "--canary", "off", "--csv", csv])
+        csv, r = tiny_run(storebench, tmp, "const", "--kernels", "memset,memset_const",
+                          "--call", "64,100,1536", "--ws", "hot")
         if r.returncode != 0 or "1 combinations skipped where a compile-time-size kernel" \
                 not in r.stderr:
             fail("const run: exit %d: %s" % (r.returncode, r.stderr[-500:]))
