@@ -541,6 +541,12 @@ static int run(const struct cmdline *cl, struct machine *mach, struct run_config
 	}
 	cfg = canary_config_of(o);
 	if (o->canary && !canary_start(&mem->canary, &cfg, mem->norder, err, sizeof err)) {
+		if (signals_pending()) {
+			abandon(&of, &pool, &env);
+			fprintf(stderr, "storebench: stopped by signal %d before the first point "
+					"finished; both files removed\n", signals_pending());
+			return 128 + signals_pending();
+		}
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
 	}

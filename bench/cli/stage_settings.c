@@ -5,6 +5,7 @@
 #include "stage_settings.h"
 
 #include "rounds.h"
+#include "signals.h"
 
 struct measure_settings measure_settings_of(const struct run_config *o)
 {
@@ -26,5 +27,6 @@ struct canary_config canary_config_of(const struct run_config *o)
 		.band = o->quality.drift_band, .period_s = o->canary_period_s,
 		.drift_pct = o->drift_pct, .l2_bytes = o->l2_bytes, .llc_bytes = o->llc_bytes,
 		.cold_bytes = o->cold_bytes, .pages = o->pages, .bind = o->bind,
+		.stopped = signals_pending,
 	};
 }

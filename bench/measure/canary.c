@@ -27,6 +27,22 @@ size_t canary_bytes(const struct canary_config *cfg, enum canary_regime regime)
 	return (size_t)(b / 64 * 64);
 }
 
+/* Touch s's buffer now, so no sample pays for page faults; in chunks, so a signal ends the
+ * run within one chunk's faults instead of after the whole buffer's.  False when stopped. */
+static bool first_touch(struct canary_series *s, const struct canary_config *cfg, char *err,
+			size_t len)
+{
+	for (size_t at = 0; at < s->bytes; at += CANARY_TOUCH_CHUNK) {
+		if (cfg->stopped && cfg->stopped()) {
+			snprintf(err, len, "stopped while its buffers were first touched");
+			return false;
+		}
+		memset(s->buf.region + at, (int)cfg->fill,
+		       s->bytes - at < CANARY_TOUCH_CHUNK ? s->bytes - at : CANARY_TOUCH_CHUNK);
+	}
+	return true;
+}
+
 bool canary_start(struct canary *c, const struct canary_config *cfg, size_t measurements,
 		  char *err, size_t len)
 {
@@ -48,10 +64,9 @@ bool canary_start(struct canary *c, const struct canary_config *cfg, size_t meas
 		s->calls = r == CANARY_DRAM || s->bytes >= CANARY_PASS_BYTES ?
 				   1 : (unsigned)((CANARY_PASS_BYTES + s->bytes - 1) / s->bytes);
 		s->warm = r != CANARY_DRAM;
-		if (!buffer_alloc(&s->buf, s->bytes, cfg->pages, cfg->bind, cfg->node, err, len))
+		if (!buffer_alloc(&s->buf, s->bytes, cfg->pages, cfg->bind, cfg->node, err, len) ||
+		    !first_touch(s, cfg, err, len))
 			return false;
-		/* first touch now, so no sample pays for page faults */
-		memset(s->buf.region, (int)c->cfg.fill, s->bytes);
 	}
 	c->t0_ns = mono_ns();
 	return canary_sample(c, 0);

@@ -36,6 +36,9 @@ struct canary_config {
 	unsigned long long cold_bytes;
 	enum page_policy pages;      /* --pages and --membind of the run's buffers */
 	struct membind bind;
+	int (*stopped)(void);        /* nonzero once the run is asked to stop (signals_pending), or
+				      * NULL: polled while the buffers are first touched, which takes
+				      * seconds (1.3 GiB where a guest reports a 508 MiB L3) */
 };
 
 /* One sample of a series. */
