@@ -309,7 +309,7 @@ def part_classes(tmp):
     # 1 MiB L2 the in-cache plot once sat at 768 KiB, by the L2's edge: issue 21.21).
     path = os.path.join(tmp, "levels.csv")
     run([STOREBENCH, "run", "--kernels", "memset", "--call", "L1d/4..DRAM:x2", "--threads",
-         "1,all", "--repetitions", "1", "--min-time", "0.001", "--csv", path])
+         "1,all", "--repetitions", "1", "--min-time", "0.001", "--canary", "off", "--csv", path])
     sweep = reader.load(path)
     check(classes.names(sweep) == ("L1d", "L2", "L3", "DRAM") and
           "4 x the LLC share" in classes.rule(sweep),
