@@ -25,16 +25,14 @@ import sys
 import tempfile
 import time
 
-from testlib import Checker
+from testlib import NO_CANARY, Checker
 
 ROOT, STOREBENCH, MODE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 HISTORY = os.path.join(ROOT, "scripts", "history")
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 # One point on the last allowed CPU (other jobs' single threads start on the first), 9
 # repetitions from the nightly preset: a few seconds per nightly run.  No drift canary in any
-# run here: history keeps and restores runs, it never reads the canary, and first touching its
-# 1.3 GiB of buffers (a guest reporting a 508 MiB L3) cost 4.5 s a run.
-NO_CANARY = ["--canary", "off"]
+# run here (NO_CANARY): history keeps and restores runs, it never reads the canary.
 SWEEP = ["--kernels", "memset", "--call", "16KiB", "--threads", "1", "--min-time", "0.005",
          "--placement", "cpus:%d" % max(os.sched_getaffinity(0)), *NO_CANARY]
 check = Checker()

@@ -44,7 +44,7 @@ import sys
 import tempfile
 import time
 
-from testlib import Checker, other_machine_result
+from testlib import NO_CANARY, Checker, other_machine_result
 
 ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
@@ -55,9 +55,7 @@ from storebench.nightly import gate as gate_rules  # noqa: E402
 # Kernels every x86-64 CPU runs, sizes in L1 and L2 (least disturbed by a busy neighbour),
 # one thread, the nightly preset's 12 paired rounds: seconds per run.
 # The last allowed CPU: single-thread runs of other jobs default to the first one.
-# No drift canary: the gate judges paired rounds, not the canary, and first touching its 1.3 GiB
-# of buffers (a guest reporting a 508 MiB L3) cost 4.5 s of every run here.
-NO_CANARY = ["--canary", "off"]
+# No drift canary (NO_CANARY): the gate judges paired rounds, never the canary.
 SWEEP = ["--kernels", "memset,rep_stosb,sse2_t_u4", "--call", "16KiB,256KiB", "--threads", "1",
          "--min-time", "0.015", "--placement", "cpus:%d" % max(os.sched_getaffinity(0)),
          *NO_CANARY]

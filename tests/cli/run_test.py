@@ -11,15 +11,14 @@ import subprocess
 import sys
 import tempfile
 
-from testlib import Checker, read_csv, signal_at_point
+from testlib import NO_CANARY, Checker, read_csv, signal_at_point
 
 SB, DEF, PART = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 COLUMNS = [m.group(1) for m in re.finditer(r"^COLUMN\(\s*([a-z0-9_]+)", open(DEF).read(), re.M)]
 check = Checker()
 COMPARE = "/usr/share/benchmark/compare.py"
-# sweep, rw and victim are not about the drift canary, whose first touch of 1.3 GiB (a guest
-# reporting a 508 MiB L3) took 4.5 s a run; the signals keep it (a row then waits for a sample)
-NO_CANARY = ["--canary", "off"]
+# sweep, rw and victim run without the drift canary (NO_CANARY); the signals keep it (a row then
+# waits for a sample)
 
 
 def run(args, cwd, **kw):
