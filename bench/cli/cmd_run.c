@@ -454,6 +454,15 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 }
 
 /* Before the first point: stop the pool, remove both files, exit status 1. */
+/* A stop request before any point finished, once both files are discarded: says so, and the
+ * signal's exit status. */
+static int stopped_before_first_point(void)
+{
+	fprintf(stderr, "storebench: stopped by signal %d before the first point finished; both "
+			"files removed\n", signals_pending());
+	return 128 + signals_pending();
+}
+
 static int abandon(struct outfiles *of, struct pool *pool, struct measure_env *env)
 {
 	pool_stop(pool);
@@ -543,9 +552,7 @@ static int run(const struct cmdline *cl, struct machine *mach, struct run_config
 	if (o->canary && !canary_start(&mem->canary, &cfg, mem->norder, err, sizeof err)) {
 		if (signals_pending()) {
 			abandon(&of, &pool, &env);
-			fprintf(stderr, "storebench: stopped by signal %d before the first point "
-					"finished; both files removed\n", signals_pending());
-			return 128 + signals_pending();
+			return stopped_before_first_point();
 		}
 		fprintf(stderr, "storebench run: the drift canary's buffer: %s\n", err);
 		return abandon(&of, &pool, &env);
@@ -578,11 +585,8 @@ static int run(const struct cmdline *cl, struct machine *mach, struct run_config
 		return rows_write_failed(&of, w.failed, w.werr, w.done);
 	if (!w.done) {
 		outfiles_discard(&of); /* not one point measured: nothing worth keeping */
-		if (signals_pending()) {
-			fprintf(stderr, "storebench: stopped by signal %d before the first point "
-					"finished; both files removed\n", signals_pending());
-			return 128 + signals_pending();
-		}
+		if (signals_pending())
+			return stopped_before_first_point();
 		return status ? status : 1;
 	}
 	if (!outfiles_close(&of, &failed)) {
