@@ -13,6 +13,9 @@
 /* Bytes per node: one cache line, so each load touches a line no other node shares. */
 #define CHASE_NODE_BYTES 64
 
+/* Lines of a 4 KiB page the chase loads in one visit to it (chase.c). */
+#define CHASE_LINES_PER_VISIT 16
+
 /*
  * Link the lines of buf[0, bytes) into one random cycle through all of them (bytes a multiple of
  * CHASE_NODE_BYTES, at least one node; buf 64-byte aligned).  The same seed gives the same cycle.

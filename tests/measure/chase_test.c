@@ -1,7 +1,8 @@
 /*
  * chase_test.c — the pointer chase's cycle (bench/measure/chase.c): every node lies in the
  * buffer, on its own line, and one walk from any node visits every node exactly once before it
- * returns; the same seed gives the same cycle, another seed another one.  Plain C.
+ * returns; whole pages are visited CHASE_LINES_PER_VISIT lines at a time; the same seed gives the
+ * same cycle, another seed another one.  Plain C.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,6 +45,30 @@ static void one_cycle(size_t n, uint64_t seed)
 		steps++;
 	} while (at != buf + (n / 2) * CHASE_NODE_BYTES);
 	CHECK(steps == n, "n=%zu: the cycle has %zu nodes", n, steps);
+	/* whole pages are loaded CHASE_LINES_PER_VISIT lines a visit, then another page: a page
+	 * walk per visit, not per load, and never a run of the page's lines longer than a visit */
+	if (n >= 2 * 64) {
+		size_t run = 1, longest = 0, visits = 0, whole = n / 64 * 64;
+
+		at = buf;
+		for (size_t k = 0; k < n; k++) {
+			char *next = chase_walk(at, 1);
+			size_t a = (size_t)((char *)at - buf) / CHASE_NODE_BYTES,
+			       b = (size_t)(next - buf) / CHASE_NODE_BYTES;
+
+			if (a < whole && b < whole && a / 64 == b / 64) {
+				run++;
+			} else {
+				longest = run > longest ? run : longest;
+				visits += a < whole;
+				run = 1;
+			}
+			at = next;
+		}
+		CHECK(longest == CHASE_LINES_PER_VISIT && visits == whole / CHASE_LINES_PER_VISIT,
+		      "n=%zu: %zu visits of at most %zu lines, want %zu of %d", n, visits, longest,
+		      whole / CHASE_LINES_PER_VISIT, CHASE_LINES_PER_VISIT);
+	}
 	/* the walk of n links from a node comes back to it; of n - 1 it does not (n > 1) */
 	CHECK(chase_walk(buf, n) == buf, "n=%zu: n links return to the start", n);
 	if (n > 1)
@@ -83,7 +108,7 @@ static void seeded(void)
 
 int main(void)
 {
-	static const size_t sizes[] = { 1, 2, 3, 7, 64, 1000, 4097, 1 << 16 };
+	static const size_t sizes[] = { 1, 2, 3, 7, 64, 128, 1000, 4097, 1 << 16 };
 
 	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
 		for (uint64_t seed = 1; seed <= 3; seed++)
