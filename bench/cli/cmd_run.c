@@ -28,6 +28,7 @@
 #include "measure.h"
 #include "options.h"
 #include "run_config.h"
+#include "run_levels.h"
 #include "outfiles.h"
 #include "pool.h"
 #include "progress.h"
@@ -198,6 +199,16 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 	rc = run_config_parse(cl, mach, o);
 	if (rc)
 		return rc;
+	/* the first parse gave the thread counts' CPUs; the second sizes them by their levels */
+	rc = run_levels(cl, mach, o);
+	if (rc)
+		return rc;
+	if (mach->levels.n) {
+		run_config_free(o);
+		rc = run_config_parse(cl, mach, o);
+		if (rc)
+			return rc;
+	}
 	if (!gbs_init(cl->gb, cl->ngb))
 		return 2;
 	/* Google Benchmark's own flags win over the preset (--repetitions/--min-time are ours) */
@@ -272,8 +283,10 @@ static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
 				"give (writers / threads), not the one asked; rw_ratio says which\n",
 			n->rounded_split);
 	if (cache_llc_implausible(cpu, llc_check, sizeof llc_check))
-		fprintf(stderr, "storebench run: note: last-level cache %s; LLC-relative sizes use it as "
-				"reported (DRAM points only get larger)\n", llc_check);
+		fprintf(stderr, "storebench run: note: last-level cache %s%s\n", llc_check,
+			levels_replaced(o) ? "" : "; LLC-relative sizes use it as reported (DRAM "
+			"points only get larger; --levels auto measures it)");
+	run_levels_notes(o);
 	if (!cpu->invariant_tsc)
 		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
 				"empty\n");

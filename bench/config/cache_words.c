@@ -34,9 +34,37 @@ static unsigned long long dram_bytes(unsigned long long aggregate_llc, unsigned 
 	return v < floor ? floor : v > ceiling ? ceiling : v;
 }
 
+/* The measured shares where they stand in for the reported ones: every word of a replaced
+ * level, the LLC's too, and the DRAM word's aggregate (a share a thread of the LLC used). */
+static void use_measured(const struct levels_file *lf, const struct thread_set *ts, int llc,
+			 struct size_word words[SW_COUNT], unsigned long long *aggregate,
+			 struct level_source *src)
+{
+	static const int word_level[] = { [SW_L1D] = LEVEL_L1D, [SW_L1] = LEVEL_L1D,
+					  [SW_L2] = LEVEL_L2, [SW_L3] = LEVEL_L3 };
+	char cpus[sizeof src->measured->cpus];
+	struct level_shares used;
+
+	src->reported = (struct level_shares){ { words[SW_L1D].value, words[SW_L2].value,
+						 words[SW_L3].value } };
+	src->measured = scaled_cpus(ts, cpus, sizeof cpus) ? levels_lookup(lf, cpus) : NULL;
+	src->replaced = 0;
+	if (!src->measured)
+		return;
+	used = effective_use(&src->reported, &src->measured->found, &src->replaced);
+	for (int w = SW_L1D; w <= SW_L3; w++)
+		words[w].value = used.bytes[word_level[w]];
+	/* the topology's last level (TOPO_L1D.. = 0..) is the level rule's too */
+	if (llc >= 0 && src->replaced & 1u << llc) {
+		words[SW_LLC].value = used.bytes[llc];
+		*aggregate = used.bytes[llc] * ts->threads;
+	}
+}
+
 bool scaled_words(const struct topology *t, const struct cpu_info *cpu, const struct placement *pl,
-		  unsigned threads, struct thread_set *ts, struct size_word words[SW_COUNT],
-		  char *err, size_t errlen)
+		  unsigned threads, const struct levels_file *lf, struct thread_set *ts,
+		  struct size_word words[SW_COUNT], struct level_source *src, char *err,
+		  size_t errlen)
 {
 	static const int kind[] = { [SW_L1D] = TOPO_L1D, [SW_L1] = TOPO_L1D, [SW_L2] = TOPO_L2,
 				    [SW_L3] = TOPO_L3 };
@@ -59,6 +87,7 @@ bool scaled_words(const struct topology *t, const struct cpu_info *cpu, const st
 		words[SW_LLC].value = ts->cache[llc].share_min_bytes;
 		aggregate = ts->cache[llc].aggregate_bytes;
 	}
+	use_measured(lf, ts, llc, words, &aggregate, src);
 	/* no cache known at all: DRAM is the floor, still a size a sweep can reach */
 	words[SW_DRAM] = (struct size_word){ word_name[SW_DRAM], dram_bytes(aggregate, threads) };
 	return true;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "canary_rules.h"
+#include "effective.h"
 #include "plan_rules.h"
 #include "quality.h"
 #include "sizes.h"

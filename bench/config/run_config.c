@@ -546,7 +546,8 @@ static int parse_axes(const struct run_config *o, const struct cpu_info *cpu,
 	uint64_t cold;
 	int rc;
 
-	if (!scaled_words(o->topo, cpu, &o->placement, a->threads, &a->ts, a->words, err, sizeof err))
+	if (!scaled_words(o->topo, cpu, &o->placement, a->threads, o->levels, &a->ts, a->words,
+			  &a->levels, err, sizeof err))
 		return fail("--threads '%s': %s", o->threads_spec, err);
 	if (!parse_sizes("--call", o->call_spec, a, &a->call))
 		return 2;
@@ -621,6 +622,7 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 
 	memset(o, 0, sizeof *o);
 	o->topo = m->topo;
+	o->levels = &m->levels;
 	if (options_resolve(given, v, &preset))
 		return 2;
 	o->preset = preset->name;
@@ -643,6 +645,7 @@ static int parse_given(const char *const *given, const struct machine *m, struct
 	if (rc)
 		return rc;
 	o->dry_run = v[OPT_dry_run] != NULL;
+	o->levels_spec = v[OPT_levels];
 	o->verbose = v[OPT_verbose] != NULL;
 	if (!kernel_select("--kernels", o->kernels_spec, cpu, o->fill, &o->sel))
 		return 2;

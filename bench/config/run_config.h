@@ -42,6 +42,7 @@ struct scaled_axes {
 	unsigned threads;
 	struct thread_set ts;		/* where they run: the placement's first threads CPUs */
 	struct size_word words[SW_COUNT]; /* each word's bytes per thread at this count */
+	struct level_source levels;	/* whether they are the reported or the measured levels */
 	struct u64_list call;		/* --call evaluated with these words */
 	struct ws_item *ws;		/* --ws likewise, nws of them */
 	size_t nws;
@@ -100,6 +101,8 @@ struct run_config {
 	unsigned long long llc_bytes;  /* drift canaries of the cache regimes (canary.h) */
 	struct scaled_axes *at;      /* the sizes at each thread count, in o->threads order */
 	const struct topology *topo; /* the machine planned for (this one, or replayed) */
+	const char *levels_spec;     /* --levels as given: auto, measure, reported or a file */
+	const struct levels_file *levels; /* the machine's measured levels (may hold none) */
 	bool dry_run;                /* --dry-run: print the plan, measure nothing */
 	bool verbose;                /* --verbose: Google Benchmark's console table on stdout too */
 };

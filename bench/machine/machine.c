@@ -194,6 +194,7 @@ int machine_load(struct machine *m, const char *cmd)
 void machine_free(struct machine *m)
 {
 	topology_free(m->topo);
+	levels_free(&m->levels);
 	m->topo = NULL;
 }
 

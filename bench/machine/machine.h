@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "cpu.h"
+#include "levels_file.h"
 #include "topology.h"
 
 struct machine {
@@ -17,6 +18,8 @@ struct machine {
 	struct topology *topo;	   /* NULL when only a CPUID dump is replayed */
 	const char *topology_file; /* replay sources (--topology or HWLOC_XMLFILE, --cpuid) */
 	const char *cpuid_file;	   /* both NULL: this machine */
+	struct levels_file levels; /* its measured cache levels (none: n = 0), loaded by the
+				    * command that uses them (run's --levels) */
 };
 
 /*

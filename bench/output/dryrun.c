@@ -178,11 +178,18 @@ static void print_threads(FILE *out, const struct run_config *o, const struct sc
 	if (!scaled_nodes(o->topo, &a->ts, nodes, sizeof nodes))
 		snprintf(nodes, sizeof nodes, "?");
 	fprintf(out, "threads=%u cpus=%s nodes=%s l2_threads=%u l3_threads=%u l3_domains=%u "
-		     "share_l1d=%llu share_l2=%llu share_l3=%llu share_llc=%llu dram=%llu\n",
+		     "share_l1d=%llu share_l2=%llu share_l3=%llu share_llc=%llu dram=%llu levels=",
 		a->threads, cpus ? cpus : "?", nodes, a->ts.cache[TOPO_L2].threads_max,
 		a->ts.cache[TOPO_L3].threads_max, a->ts.cache[TOPO_L3].domains,
 		a->words[SW_L1D].value, a->words[SW_L2].value, a->words[SW_L3].value,
 		a->words[SW_LLC].value, a->words[SW_DRAM].value);
+	/* which shares are measured ones (effective.h), each with the size the machine reports */
+	for (int l = LEVEL_L1D; l < LEVEL_DRAM; l++)
+		if (a->levels.replaced & 1u << l)
+			fprintf(out, "%s%s:measured(reported:%llu)",
+				a->levels.replaced & ((1u << l) - 1) ? "," : "", level_name[l],
+				(unsigned long long)a->levels.reported.bytes[l]);
+	fputs(a->levels.replaced ? "\n" : "reported\n", out);
 	free(cpus);
 }
 

@@ -10,6 +10,7 @@
 
 #include "gbench_shim.h"
 #include "gbflags.h"
+#include "level_scan.h"
 #include "levels.h"
 #include "metadata.h"
 #include "options.h"
@@ -17,14 +18,47 @@
 #include "stats.h"
 #include "rounds.h"
 
-/* The cache levels' names in order and the rule of the ws_class column (levels.h). */
-static void level_metadata(FILE *m)
+/*
+ * The cache levels' names in order, the rule of the ws_class column (levels.h), and at each
+ * thread count the shares reported, measured and used (effective.h): levels_t<threads>_used is
+ * what sized and classed the run, and what the scripts mark.
+ */
+static void level_metadata(FILE *m, const struct run_config *o)
 {
 	fputs("level_names=", m);
 	for (int l = 0; l < LEVEL_COUNT; l++)
 		fprintf(m, "%s%s", l ? "," : "", level_name[l]);
 	fputc('\n', m);
 	metadata_kv(m, "", "level_rule", "%s", level_rule);
+	metadata_kv(m, "", "levels_setting", "%s", o->levels_spec);
+	metadata_kv(m, "", "levels_scan", "%s", level_scan_method);
+	metadata_kv(m, "", "levels_rule", "%s", effective_rule);
+	metadata_kv(m, "", "levels_file", "%s", o->levels->path);
+	for (size_t i = 0; i < o->threads.n; i++) {
+		const struct scaled_axes *a = &o->at[i];
+		const struct levels_entry *e = a->levels.measured;
+		const uint64_t used[LEVEL_DRAM] = { a->words[SW_L1D].value, a->words[SW_L2].value,
+						    a->words[SW_L3].value };
+		char key[48], text[200];
+
+		snprintf(key, sizeof key, "levels_t%u_reported", a->threads);
+		effective_shares_text(a->levels.reported.bytes, text, sizeof text);
+		metadata_kv(m, "", key, "%s", text);
+		snprintf(key, sizeof key, "levels_t%u_measured", a->threads);
+		effective_shares_text(e ? e->found.bytes : (uint64_t[LEVEL_DRAM]){ 0 }, text,
+				      sizeof text);
+		if (!e)
+			metadata_kv(m, "", key, "none");
+		else if (e->found.why[0])
+			metadata_kv(m, "", key, "none: %s (cpus %s, %s)", e->found.why, e->cpus, e->utc);
+		else
+			metadata_kv(m, "", key, "%s (cpus %s, %s; ns %.3g/%.3g/%.3g/%.3g)", text, e->cpus,
+				    e->utc, e->found.ns[0], e->found.ns[1], e->found.ns[2],
+				    e->found.ns[3]);
+		snprintf(key, sizeof key, "levels_t%u_used", a->threads);
+		effective_shares_text(used, text, sizeof text);
+		metadata_kv(m, "", key, "%s", text);
+	}
 }
 
 static void join_list(const struct u64_list *l, char *buf, size_t len)
@@ -127,7 +161,7 @@ static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *ma
 	if (o->slowdown_pct > 0 || o->stall_ms > 0 || o->skew_us > 0 || o->drift_pct > 0)
 		metadata_kv(m, "", "diagnostic", "%s", diagnostics(o));
 	quality_metadata(m, "", &o->quality);
-	level_metadata(m);
+	level_metadata(m, o);
 }
 
 /* The settings whose defaults a run records: each metadata key with the option that sets it.

@@ -47,11 +47,37 @@ def _threads_in(run, row, level):
     return min(n, per) if per else n
 
 
+def _levels_at(run, threads, which):
+    """{'L1d': bytes, ...} of the metadata's levels_t<threads>_<which> (reported, used)."""
+    out = {}
+    for item in run.meta.get("levels_t%s_%s" % (threads, which), "").split(","):
+        name, _, value = item.partition(":")
+        if value.isdigit():
+            out[name] = int(value)
+    return out
+
+
+def measured_share(run, rows, level):
+    """A thread's share of LEVEL at the rows' thread count where the binary sized the run by the
+    level as measured, not as reported (levels_t<threads>_used against _reported); else None."""
+    threads = {r.get("threads") for r in rows}
+    if len(threads) != 1:
+        return None
+    t = threads.pop()
+    name = "L" + level[1:]
+    used = _levels_at(run, t, "used").get(name)
+    return used if used and used != _levels_at(run, t, "reported").get(name) else None
+
+
 def share(run, rows, level):
     """(bytes, n): one thread's share of cache level 'l1d', 'l2' or 'l3' at the rows' point, with
     n the most threads of the rows in one instance; (None, 1) when the level is unknown or absent.
+    A level the run measured (measured_share) is that share, n 1.
     L1d goes with L2 when both are per core (the same CPUs share them); otherwise, with no column
     saying how threads sit in L1d instances, a thread owns a whole L1d."""
+    measured = measured_share(run, rows, level)
+    if measured:
+        return measured, 1
     size = run.cache_bytes(level)
     if not size:
         return None, 1
@@ -114,4 +140,21 @@ def rule(run, sizes=None):
     sizes to name (several runs': 'A: ..., B: ...'), the run's own by default."""
     if not run.meta.get("level_rule"):
         return NO_CLASSES[0].upper() + NO_CLASSES[1:] + "."
-    return "Classes by the %s (instances: %s)." % (run.meta["level_rule"], sizes or instances(run))
+    return "Classes by the %s (instances: %s)%s." % (run.meta["level_rule"], sizes or instances(run),
+                                                    measured_note(run))
+
+
+def measured_note(run):
+    """'; measured, a thread's share: L3 4.7 MiB at 1 thread, ...' for the levels the run took
+    as measured instead of as reported (--levels), '' when none."""
+    parts = []
+    for key in sorted(run.meta, key=lambda k: int(re.sub(r"\D", "", k) or 0)):
+        m = re.fullmatch(r"levels_t(\d+)_used", key)
+        if not m:
+            continue
+        reported = _levels_at(run, m.group(1), "reported")
+        for name, value in _levels_at(run, m.group(1), "used").items():
+            if reported.get(name) not in (None, value):
+                parts.append("%s %s at %s thread%s" % (name, fmt_bytes(value), m.group(1),
+                                                       "" if m.group(1) == "1" else "s"))
+    return "; measured, a thread's share: " + ", ".join(parts) if parts else ""

@@ -214,10 +214,12 @@ def best_of_kinds(rows, info, value, points, lower_better=False):
 def cache_markers(run, rows, lo, hi):
     """(x, label) of each cache level's per-thread share at the rows' point that falls in [lo, hi]:
     the working set per thread where the level runs out (storebench.classes).  A level shared by
-    n of the threads reads 'L3/2 16 MiB'."""
+    n of the threads reads 'L3/2 16 MiB', one the run measured 'L3 measured 5 MiB'."""
     out = []
     for label, level in classes.cache_levels(run):
         share, n = classes.share(run, rows, level)
+        if classes.measured_share(run, rows, level):
+            label += " measured"
         if share and lo <= share <= hi:
             out.append((share, "%s %s" % (label, fmt_bytes(share)) if n == 1 else
                         "%s/%d %s" % (label, n, fmt_bytes(share))))

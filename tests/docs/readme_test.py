@@ -247,6 +247,24 @@ def session_figures():
                 load("174830", "summary_write_gbps_mean"), load("174830", "summary_read_gbps_mean"))]
 
 
+def levels_figures():
+    """The measured cache levels of the Turin guest's kept scan (README: Planning a run)."""
+    entry = {}
+    with open(os.path.join(ROOT, "tests", "fixtures", "levels", "turin-vm-2vcpu.levels")) as f:
+        for line in f:
+            field = line.rstrip("\n").split("\t")
+            if field[0] == "entry":
+                entry[int(field[1])] = [int(v) for v in field[4:7]] + [float(v) for v in field[7:11]]
+    one, two = entry[1], entry[2]
+    dram = lambda llc: -(-4 * llc // 4096) * 4096 / 2**20  # noqa: E731 (DRAM_LLC_MULTIPLE x, 4 KiB)
+    return ["found L1d %d KiB, L2 %.1f MiB and L3 %.1f MiB at one thread, L3 %.1f MiB a thread at "
+            "two (latencies\n%.1f, %.1f, %.1f ns, DRAM %.0f ns)" % (
+                one[0] >> 10, one[1] / 2**20, one[2] / 2**20, two[2] / 2**20, one[3], one[4],
+                one[5], one[6]),
+            "DRAM became %.0f MiB a thread at one\nthread and %.0f MiB at two" % (
+                dram(one[2]), dram(two[2]))]
+
+
 def glibc_page():
     """docs/glibc.md: its variants table is what scripts/table prints from the run it cites, and
     its paired figures are that run's vs_memset columns."""
@@ -296,7 +314,7 @@ def main():
     embedded_plots(readme)
     for text, page, name in ([(t, readme, "README.md") for t in
                               table_rows() + answer_sentences() + result_section() +
-                              session_figures()] +
+                              session_figures() + levels_figures()] +
                              [(t, ci, "docs/ci.md") for t in nights_sentence()] +
                              [(t, glibc, "docs/glibc.md") for t in glibc_page()]):
         check(text in page, f"{name} does not say what its cited runs give: {text!r}")

@@ -320,15 +320,22 @@ def part_classes(tmp):
         trows = [r for r in sweep.rows if r["threads"] == t]
         want[t] = [max((int(r["ws_bytes"]) for r in trows if r["ws_class"] == c), default=None)
                    for c in ("L2", "DRAM")]
-    # an L3 no x86 part has (a guest's CPUID claiming 508 MiB a core) is used as reported, so
-    # DRAM (at most 1 GiB a thread) never reaches 4 x its share: no DRAM class to look for
-    implausible = sweep.meta.get("cache_l3_check", "").startswith("implausible")
-    if implausible and not any(w[1] for w in want.values()):
-        print("note: this machine's L3 is %s: the DRAM-class checks are skipped"
-              % sweep.meta["cache_l3_check"])
-        want = {t: [w[0], None] for t, w in want.items()}
-    else:
-        check(all(w[1] for w in want.values()), "every count has a DRAM-class size: %s" % want)
+    # a DRAM class exists at a count when its sizes reach 4 x the LLC share the run used (the
+    # measured one where the guest reports an L3 it does not have); where DRAM stops at its
+    # ceiling below that (a replay's or a machine's real, large LLC), there is none to look for
+    for t, w in want.items():
+        used = dict(item.split(":") for item in
+                    sweep.meta.get("levels_t%s_used" % t, "").split(",") if ":" in item)
+        llc = int(used.get("L3") or used.get("L2") or 0)
+        largest = max(int(r["ws_bytes"]) for r in sweep.rows if r["threads"] == t)
+        check(llc > 0, "the run records the LLC share it used at %s threads: %s" % (t, used))
+        if llc and largest < 4 * llc:
+            print("note: at %s threads the largest size (%s) is below 4 x the LLC share (%s): "
+                  "no DRAM class to look for" % (t, fmt_bytes(largest), fmt_bytes(llc)))
+            want[t] = [w[0], None]
+        else:
+            check(w[1], "%s threads: a DRAM-class size (largest %s, LLC share %s)" %
+                  (t, fmt_bytes(largest), fmt_bytes(llc)))
     dram_class = all(w[1] for w in want.values())
     r = tool("plot", path, "-o", os.path.join(tmp, "thr"), "--only", "threads", "--format", "svg")
     titles = {}

@@ -178,15 +178,20 @@ def test_shares():
     check(ws == [2000000, 48000] and g["l2_threads"] == "1", f"GNR spread 192: {g}, {ws}")
     g, ws = words("synthetic-gnr-2s-snc3", "spread", 384, "L2,L1d,DRAM")
     check(ws == [1000000, 24000, DRAM_FLOOR], f"GNR spread 384: {ws}")
-    # this machine: LLC at 2 threads is its L3 instance over the threads placed in it
+    # this machine: LLC at 2 threads is its L3 instance over the threads placed in it, as
+    # reported; as measured (--levels auto), the share the plan says it measured instead
     info = dict(l.split("=", 1) for l in sb("info").stdout.splitlines() if "=" in l)
     l3 = int(info.get("cache_l3_bytes") or 0)
     if l3 and int(info["allowed_cpus"].split("-")[-1].split(",")[-1]) >= 1:
-        g, ws = words(None, "compact", 2, "LLC,DRAM")
+        g, ws = words(None, "compact", 2, "LLC,DRAM", "--levels", "reported")
         check(ws[0] == l3 // int(g["l3_threads"]) and int(g["l3_threads"]) >= 1,
               f"this machine: LLC at 2 threads {ws[0]}, L3 {l3} over {g['l3_threads']} threads")
         check(DRAM_FLOOR <= ws[1] <= DRAM_CEILING, f"this machine: DRAM {ws[1]} per thread")
         print(f"ok: this machine: L3 {l3} shared by {g['l3_threads']} of 2 threads -> LLC {ws[0]}")
+        g, ws = words(None, "compact", 2, "LLC")
+        measured = "L3:measured" in g.get("levels", "")
+        check(ws[0] == int(g["share_llc"]) and (ws[0] == l3 // int(g["l3_threads"])) != measured,
+              f"this machine, levels as measured: LLC {ws[0]}, levels={g.get('levels')}")
     # the memory check replays the pool: 1 GiB at 1 thread is freed when 2 threads regrow
     _, _, s = plan("--kernels", "memset", "--call", "DRAM", "--threads", "1,2",
                    *replay_args("synthetic-gnr-2s-snc3"), what="GNR DRAM 1,2")
