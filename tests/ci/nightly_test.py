@@ -241,6 +241,12 @@ def baseline(tmp):
           f"the injected run is never a baseline: run 3 compares with run 1 ({g3.get('baseline')})")
     check(any("diagnostic" in why for _, why in g3.get("skipped_baselines", [])),
           "run 3 says why run 2 was skipped")
+    # each night keeps the levels its sizes rest on, and the next measures at its baseline's
+    args = g3.get("storebench_args", [])
+    check(os.path.isfile(os.path.join(d1, "levels")) and
+          args[args.index("--levels") + 1:][:1] == [os.path.join(d1, "levels")]
+          if "--levels" in args else False,
+          f"run 3 measures with run 1's kept levels: {args}")
     with open(os.path.join(tmp, "b", "trend.tsv")) as f:
         labels = [ln.split("\t")[4] for ln in f.read().split("\n\n\n")[0].splitlines()]
     day = os.path.basename(d1)

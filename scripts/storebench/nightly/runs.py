@@ -22,6 +22,10 @@ JSON = "nightly.json"
 GATE = "gate.json"
 # Written before measuring: the baseline chosen and how it differs (scripts/nightly).
 CHECK = "baseline-check.json"
+# The measured cache levels a night's sizes rest on (a copy of its run's levels_file): the next
+# night runs with `--levels` of its baseline's copy, so both measure the same sizes and their
+# points share names, whatever a new scan of a guest would find tonight.
+LEVELS = "levels"
 
 # What must match between a baseline and tonight before the numbers mean anything: the machine,
 # its CPU and firmware, the software under the stores, and the storebench build (its name and
@@ -30,10 +34,12 @@ FACT_KEYS = ("machine_id", "cpu_vendor", "cpu_family", "cpu_model", "cpu_steppin
              "cpu_microcode", "kernel", "glibc_version", "storebench_version", "compiler",
              "cflags", "build_type", "benchmark_version")
 # storebench options that name files, mark a diagnostic or set a quality threshold: they do not
-# change what a point measures, so they are no part of the shape.
+# change what a point measures, so they are no part of the shape (--levels names the file the
+# sizes come from; the sizes themselves are in the points' names).
 NOT_SHAPE = {"--csv", "--json", "--machine", "--inject-slowdown", "--inject-slowdown-kernels",
              "--inject-stall", "--inject-skew", "--inject-drift", "--seed", "--profile",
-             "--cpu-share-min", "--cv-max", "--skew-max", "--outlier-mads", "--drift-band"}
+             "--cpu-share-min", "--cv-max", "--skew-max", "--outlier-mads", "--drift-band",
+             "--levels"}
 
 
 class BaselineError(Exception):
@@ -180,6 +186,22 @@ def shape_of(args, tier=False):
                 out[key] = val
         i += 1
     return " ".join(f"{k} {v}".strip() for k, v in sorted(out.items()))
+
+
+def baseline_levels(json_path, passthrough):
+    """['--levels', FILE] of the baseline's kept levels, so tonight measures its sizes; [] when
+    it kept none or the caller chose --levels."""
+    path = os.path.join(os.path.dirname(json_path), LEVELS)
+    given = any(a == "--levels" or a.startswith("--levels=") for a in passthrough)
+    return ["--levels", path] if os.path.isfile(path) and not given else []
+
+
+def keep_levels(run_dir, meta):
+    """Copy the levels file the run used (its metadata's levels_file) into run_dir."""
+    src = meta.get("levels_file", "")
+    if src and os.path.isfile(src):
+        with open(src, "rb") as f, open(os.path.join(run_dir, LEVELS), "wb") as out:
+            out.write(f.read())
 
 
 def baseline_args(json_path, meta):
