@@ -26,7 +26,7 @@
 #define SCAN_MEM_SHARE 0.25
 
 /* The scan's store kernel: the widest temporal one with four stores a loop this CPU runs (the
- * strategy whose curve the classes most need to be flat in).  Its name goes to the metadata. */
+ * strategy whose curve the classes most need to be flat in); the scan's first line names it. */
 static const struct kernel *scan_store(const struct cpu_info *cpu)
 {
 	static const char *const names[] = { "avx512_t_u4", "avx2_t_u4", "sse2_t_u4", "scalar_t_u4" };
@@ -81,6 +81,12 @@ static int scan(const struct cmdline *cl, const struct cpu_info *cpu,
 	snprintf(e->cpus, sizeof e->cpus, "%s", cpus);
 	strftime(e->utc, sizeof e->utc, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	one_line(e->command, sizeof e->command, cl->text);
+	if (room > 0 && (double)a->threads * (double)buffer_footprint(top, PAGES_THP) > room) {
+		/* kept as it is: the reported levels stand, and no later run tries again */
+		snprintf(e->found.why, sizeof e->found.why, "not scanned: %u x %llu MiB is more than "
+			 "a quarter of MemAvailable", a->threads, (unsigned long long)(top >> 20));
+		return 0;
+	}
 	fprintf(stderr, "storebench run: measuring the cache levels at %u thread%s (CPUs %s, loads "
 			"and %s stores up to %llu MiB each; once for this machine) ...\n", a->threads,
 		a->threads == 1 ? "" : "s", cpus, k ? k->name : "no", (unsigned long long)(top >> 20));
@@ -192,8 +198,8 @@ void run_levels_notes(const struct run_config *o)
 		if (!src->measured)
 			continue;
 		if (src->measured->found.why[0]) {
-			fprintf(stderr, "storebench run: note: at %u thread%s the measured levels "
-					"were not told apart (%s): the reported ones stand\n",
+			fprintf(stderr, "storebench run: note: at %u thread%s no level was measured "
+					"(%s): the reported ones stand\n",
 				o->at[i].threads, o->at[i].threads == 1 ? "" : "s",
 				src->measured->found.why);
 			continue;
