@@ -29,8 +29,9 @@ skew     --inject-skew: the last thread starts every batch 2 ms after the barrie
 drift    --drift-band 0 drives every canary out of its band for the whole sweep: the DRAM point
          is flagged drift by the DRAM canary, the L1 point by the L2 canary.
 drift_third  --inject-drift 900 slows only the canary's samples in the middle third of the
-         sweep to a tenth of their speed (300, a quarter, over 12 rounds), out of a band of 60 %
-         that the host's own drift (+-30 % on the shared guests) stays within: at one round
+         sweep to a tenth of their speed (400, a fifth, over 12 rounds), out of a band of 70 %
+         that the host's own drift stays within (the Turin guest's quiet samples read 19-38
+         GB/s within one run on 2026-12-06, and a band of 60 % flagged a quiet point): at one round
          exactly the DRAM rows between an out-of-band sample and its
          neighbours are drift (the band around the median of the samples so far, so the slow
          third does not move it), no L1 row ever; over 12 rounds a DRAM point out of band in only
@@ -432,7 +433,7 @@ def test_drift_third(d):
     # size this machine's levels give)
     sweep = ["--kernels", "memset,rep_stosb,sse2_t_u1,sse2_nt_u1", "--call", "16KiB,1GiB",
              "--threads", "1", "--min-time", "0.3", "--repetitions", "3", "--canary-period", "1",
-             "--drift-band", "0.6", "--inject-drift", "900"]
+             "--drift-band", "0.7", "--inject-drift", "900"]
     meta, rows, _, _ = run(d, "third", sweep, canary=True)
     band = float(meta["quality_drift_band"])
     check("inject-drift" in meta.get("diagnostic", "") and meta.get("inject_drift_pct") == "900",
@@ -462,12 +463,12 @@ def test_drift_third(d):
           f"{sorted(k for k, v in want.items() if v)} (series {meta['canary_series']})")
     # 12 rounds of 8 points of about 0.25 s: a canary window (1 s) is at most half a round, so
     # a point's measurements out of band are at most its 4 middle rounds and one on each side,
-    # 6 of 12: not more than half.  A quarter of the speed is out of the band here (no row may
+    # 6 of 12: not more than half.  A fifth of the speed is out of the band here (no row may
     # be flagged, so no median so far needs the margin of one round's tenth), and the bent
-    # passes, busy-waiting 3 x their time instead of 9 x, take 15 s less.
+    # passes, busy-waiting 4 x their time instead of 9 x, take 12 s less.
     meta, rows, _, _ = run(d, "third12", sweep[:6] + ["--min-time", "0.2", "--repetitions", "12",
                                                       "--rounds", "12"] + sweep[10:14] +
-                           ["--inject-drift", "300"], canary=True)
+                           ["--inject-drift", "400"], canary=True)
     series = [float(x.split(":")[1]) for x in meta["canary_series"].split(",")]
     check(min(series) < (1 - band) * statistics.median(series),
           f"drift_third: 12 rounds, the canary stayed in its band: {meta['canary_series']}")
