@@ -447,9 +447,16 @@ int cmd_load(int argc, char **argv)
 		machine_free(&m);
 		return bad("--kernel", o.kernel, why);
 	}
-	if (!placement_order(m.topo, o.placement, &pl, err, sizeof err) || pl.ncpus < o.threads) {
-		fprintf(stderr, "storebench load: --placement '%s': %s\n", o.placement,
-			pl.ncpus < o.threads && !err[0] ? "fewer allowed CPUs than --threads" : err);
+	if (!placement_order(m.topo, o.placement, &pl, err, sizeof err)) {
+		fprintf(stderr, "storebench load: --placement '%s': %s\n", o.placement, err);
+		placement_free(&pl);
+		machine_free(&m);
+		return 2;
+	}
+	if (pl.ncpus < o.threads) {
+		fprintf(stderr, "storebench load: --threads %u: only %zu CPUs are allowed here by "
+				"--placement '%s' (want 1..%zu)\n", o.threads, pl.ncpus, o.placement,
+			pl.ncpus);
 		placement_free(&pl);
 		machine_free(&m);
 		return 2;
