@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input_file.h"
+
 /* XCR0 state components the OS must enable before vector code may run. */
 #define CPUID_DUMP_MAX (1 << 20) /* a dump of every leaf of one CPU is a few KiB */
 #define XCR0_SSE     (1u << 1)
@@ -238,7 +240,7 @@ static bool complete(const struct cpu_raw_data_t *raw, char *err, size_t errlen)
 int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen)
 {
 	struct cpu_raw_data_t raw;
-	struct stat st;
+	char why[120];
 	libcpuid_warn_fn_t warn;
 	int rc;
 
@@ -246,13 +248,8 @@ int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen
 	info->codename = "unknown";
 	/* libcpuid reads lines until the end: /dev/zero or a FIFO would never end, a directory
 	 * read as "no leaf 0 vendor" */
-	if (stat(dump, &st)) {
-		snprintf(err, errlen, "cannot read a CPUID dump: %s", strerror(errno));
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > CPUID_DUMP_MAX) {
-		snprintf(err, errlen, "not a CPUID dump (%s)", S_ISDIR(st.st_mode) ? "a directory" :
-			 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 1 MiB");
+	if (!input_file_check(dump, CPUID_DUMP_MAX, why, sizeof why)) {
+		snprintf(err, errlen, "not a CPUID dump (%s)", why);
 		return -1;
 	}
 	warn = cpuid_set_warn_function(NULL); /* dumps carry header lines it skips */

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input_file.h"
+
 static const char header[] =
 	"# storebench: cache levels measured on this machine (see `storebench run --help`, "
 	"--levels).\n"
@@ -150,7 +152,7 @@ static bool parse_curve(char *rest, struct levels_file *lf)
 int levels_read(const char *path, const char *fingerprint, struct levels_file *lf, char *err,
 		size_t errlen)
 {
-	struct stat st;
+	size_t size;
 	char *text, *line, *rest;
 	int fd, lineno = 0;
 	ssize_t got;
@@ -159,20 +161,11 @@ int levels_read(const char *path, const char *fingerprint, struct levels_file *l
 	field(lf->path, sizeof lf->path, path);
 	if (fingerprint)
 		field(lf->fingerprint, sizeof lf->fingerprint, fingerprint);
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT && fingerprint)
-			return 0;
-		snprintf(err, errlen, "%s", strerror(errno));
-		return 2;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > LEVELS_FILE_MAX_BYTES) {
-		snprintf(err, errlen, "not a regular file of at most %u bytes", LEVELS_FILE_MAX_BYTES);
-		close(fd);
-		return 2;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	got = text ? read(fd, text, (size_t)st.st_size) : -1;
+	fd = input_file_open(path, LEVELS_FILE_MAX_BYTES, &size, err, errlen);
+	if (fd < 0)
+		return errno == ENOENT && fingerprint ? 0 : 2;
+	text = malloc(size + 1);
+	got = text ? read(fd, text, size) : -1;
 	close(fd);
 	if (got < 0) {
 		snprintf(err, errlen, "%s", text ? strerror(errno) : "out of memory");

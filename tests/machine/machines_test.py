@@ -266,6 +266,25 @@ def test_replay():
                        (["list", "--topology", xml], "--cpuid FILE"),
                        (["info", "--topology="], "--topology needs a file")):
         one_line_exit2(sb(*args), " ".join(args), must)
+    # every file a user names, one rule: a regular file of bounded size (issue 40.2): /dev/zero
+    # once took 12 GB in 5 s, a FIFO hung info, HWLOC_XMLFILE and run --dry-run
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = os.path.join(tmp, "fifo")
+        os.mkfifo(fifo)
+        for path, must in (("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+                           (tmp, "a directory")):
+            for args, env in ((["info", "--topology", path], None),
+                              (["info"], dict(os.environ, HWLOC_XMLFILE=path)),
+                              (["run", "--dry-run", "--topology", path], None),
+                              (["info", "--cpuid", path], None)):
+                try:
+                    r = subprocess.run([SB, *args], capture_output=True, text=True, timeout=10,
+                                       env=env)
+                except subprocess.TimeoutExpired:
+                    check(False, f"{args} {path}: still reading after 10 s")
+                    continue
+                one_line_exit2(r, f"{' '.join(args)} (HWLOC_XMLFILE={path})" if env else
+                               " ".join(args), must)
 
 
 {"cpuid": test_cpuid, "topology": lambda: (test_topology(), test_implausible()),
