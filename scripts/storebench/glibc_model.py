@@ -19,6 +19,7 @@ AVX-512 are taken as usable when the CPU has them and OSXSAVE is set, as on Linu
 import re
 import subprocess
 
+from storebench import inputs
 from storebench.units import fmt_bytes
 
 SIZE_MAX = (1 << 64) - 1
@@ -147,10 +148,10 @@ class Cpuid:
     @classmethod
     def load(cls, path):
         try:
-            with open(path, errors="replace") as f:
-                return cls(f.read(), path)
-        except OSError as e:
-            raise ModelError("%s: %s" % (path, e.strerror or e))
+            data = inputs.read_regular(path, inputs.CPUID_LIMIT)
+        except inputs.InputError as e:
+            raise ModelError("%s: %s" % (path, e))
+        return cls(data.decode("utf-8", "replace"), path)
 
     def __call__(self, leaf, sub=0):
         """(eax, ebx, ecx, edx); zeros for a leaf beyond the maximum or absent, as the CPU."""

@@ -8,6 +8,7 @@ import stat
 
 CSV_LIMIT = 256 << 20    # a full sweep's CSV is a few MB
 JSON_LIMIT = 2 << 30     # Google Benchmark's JSON of a long sweep, every repetition in it
+CPUID_LIMIT = 1 << 20    # a CPUID dump of one CPU is a few KiB (storebench's --cpuid: the same)
 
 
 class InputError(Exception):
@@ -28,7 +29,7 @@ def read_regular(path, limit):
     st = os.fstat(fd)
     why = "is a directory" if stat.S_ISDIR(st.st_mode) else \
         "not a regular file (a device, FIFO or socket)" if not stat.S_ISREG(st.st_mode) else \
-        "%d bytes, more than the %d MiB a result may have" % (st.st_size, limit >> 20) \
+        "%d bytes, more than the %d MiB such a file may have" % (st.st_size, limit >> 20) \
         if st.st_size > limit else ""
     if why:
         os.close(fd)
@@ -36,5 +37,5 @@ def read_regular(path, limit):
     with os.fdopen(fd, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
-        raise InputError("grew past the %d MiB a result may have while read" % (limit >> 20))
+        raise InputError("grew past the %d MiB such a file may have while read" % (limit >> 20))
     return data

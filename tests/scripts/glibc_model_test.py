@@ -243,6 +243,24 @@ def test_cli():
         out = subprocess.run([SCRIPT] + bad, capture_output=True, text=True, timeout=60)
         check(out.returncode == 2 and why in out.stderr and len(out.stderr.splitlines()) == 1,
               "%s: exit 2 and one line naming %r (%d: %s)" % (bad, why, out.returncode, out.stderr))
+    # --cpuid takes a regular file of at most 1 MiB, as storebench does (issue 40.3: /dev/zero
+    # reached 9 GB in 4 s, a FIFO hung, a 20 MB line was read)
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo, big = os.path.join(tmp, "fifo"), os.path.join(tmp, "big.test")
+        os.mkfifo(fifo)
+        with open(big, "w") as f:
+            f.write("CPUID 00000000: " + "0" * (20 << 20) + "\n")
+        for path, why in (("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+                          (big, "more than the 1 MiB"), (tmp, "directory")):
+            try:
+                out = subprocess.run([SCRIPT, "--cpuid", path], capture_output=True, text=True,
+                                     timeout=20)
+            except subprocess.TimeoutExpired:
+                check(False, "--cpuid %s: still reading after 20 s" % path)
+                continue
+            check(out.returncode == 2 and why in out.stderr and len(out.stderr.splitlines()) == 1,
+                  "--cpuid %s: exit 2, one line naming %r (%d: %s)" % (path, why, out.returncode,
+                                                                      out.stderr[-300:]))
 
 
 {"live": test_live, "source": test_source, "replay": test_replay, "cli": test_cli}[PART]()
