@@ -15,10 +15,11 @@
 #define STR(x) STR_(x)
 
 const char effective_rule[] =
-	"the curve cut into as many runs of sizes as levels + DRAM (least squares in log latency); "
-	"a level ends " STR(EFFECTIVE_CROSSING) " of the way from its median latency to the next "
-	"one's; used where it differs from the reported share by more than "
-	STR(EFFECTIVE_FACTOR) "x";
+	"the load latency curve cut into as many runs of sizes as levels + DRAM (least squares in "
+	"log time), the last level's end read the same way off the store times past twice the "
+	"level below; a level ends " STR(EFFECTIVE_CROSSING) " of the way (in log time) from its "
+	"run's median to the next one's; used where it differs from the reported share by more "
+	"than " STR(EFFECTIVE_FACTOR) "x";
 
 /* Fewest sizes in one run: a level seen at one size alone is a transition, not a level. */
 #define RUN_MIN 2
@@ -54,8 +55,8 @@ static double median_of(const double *v, unsigned n)
 /* Cut l[0, n) into k runs of least total spread; start[r] is run r's first index, start[k] = n. */
 static void cut(const double *l, unsigned n, unsigned k, unsigned start[LEVEL_COUNT + 1])
 {
-	static double cost[LEVEL_COUNT + 1][EFFECTIVE_POINTS_MAX + 1];
-	static unsigned from[LEVEL_COUNT + 1][EFFECTIVE_POINTS_MAX + 1];
+	double cost[LEVEL_COUNT + 1][EFFECTIVE_POINTS_MAX + 1];
+	unsigned from[LEVEL_COUNT + 1][EFFECTIVE_POINTS_MAX + 1];
 	struct prefix p = { { 0 }, { 0 } };
 
 	for (unsigned i = 0; i < n; i++) {
