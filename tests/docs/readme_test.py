@@ -247,14 +247,25 @@ def session_figures():
                 load("174830", "summary_write_gbps_mean"), load("174830", "summary_read_gbps_mean"))]
 
 
-def levels_figures():
-    """The measured cache levels of the Turin guest's kept scan (README: Planning a run)."""
+def levels_of(path):
+    """{threads: [L1d, L2, L3 bytes, L1d, L2, L3, DRAM ns]} of a kept levels file's entries."""
     entry = {}
-    with open(os.path.join(ROOT, "tests", "fixtures", "levels", "turin-vm-2vcpu.levels")) as f:
+    with open(path) as f:
         for line in f:
             field = line.rstrip("\n").split("\t")
             if field[0] == "entry":
                 entry[int(field[1])] = [int(v) for v in field[4:7]] + [float(v) for v in field[7:11]]
+    return entry
+
+
+def levels_figures():
+    """The measured cache levels of the Turin guest's two kept scans and the quick run between
+    them (README: Planning a run)."""
+    entry = levels_of(os.path.join(ROOT, "tests", "fixtures", "levels", "turin-vm-2vcpu.levels"))
+    later = levels_of(os.path.join(RUNS, "20261206T013650Z.levels"))
+    quick = reader.load(os.path.join(RUNS, "20261206T005913Z.csv"))
+    used = [dict(i.split(":") for i in quick.meta["levels_t%d_used" % t].split(","))["L3"]
+            for t in (1, 2)]
     one, two = entry[1], entry[2]
     dram = lambda llc: -(-4 * llc // 4096) * 4096 / 2**20  # noqa: E731 (DRAM_LLC_MULTIPLE x, 4 KiB)
     return ["found L1d %d KiB, L2 %.1f MiB and L3 %.1f MiB at one thread, L3 %.1f MiB a thread at "
@@ -262,7 +273,11 @@ def levels_figures():
                 one[0] >> 10, one[1] / 2**20, one[2] / 2**20, two[2] / 2**20, one[3], one[4],
                 one[5], one[6]),
             "DRAM became %.0f MiB a thread at one\nthread and %.0f MiB at two" % (
-                dram(one[2]), dram(two[2]))]
+                dram(one[2]), dram(two[2])),
+            "L3 read %.1f MiB at\none thread and %.1f MiB a thread at two" % (
+                later[1][2] / 2**20, later[2][2] / 2**20),
+            "L3 measured at\n%.1f MiB and %.1f MiB a thread) ran %d points" % (
+                int(used[0]) / 2**20, int(used[1]) / 2**20, len(quick.rows))]
 
 
 def glibc_page():
