@@ -351,6 +351,7 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 	struct load_count *prev, *now;
 	struct series s = { 0 };
 	uint64_t t0, last, interval = (uint64_t)(o->interval * 1e9);
+	bool stalled = false; /* the last interval was stretched by a stall */
 	int sig;
 
 	if (!g) {
@@ -376,14 +377,22 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 			break;
 		load_sample(g, now);
 		uint64_t t = now_ns();
+		/* a stall (SIGSTOP, a host that took the CPU) stretched it past the next deadline */
+		bool late = t >= due + interval;
 
-		/* complete: a whole --interval (the last one of a --duration may be shorter) */
+		/* complete: a whole --interval (the last one of a --duration may be shorter), from
+		 * one deadline kept to the next: not one a stall stretched, nor the rest of the
+		 * interval after it */
 		row(f, &s, (double)(t - t0) / 1e9, (double)(t - last) / 1e9, prev, now, o->threads,
-		    !ends || end == due);
+		    (!ends || end == due) && !late && !stalled);
+		stalled = late;
 		memcpy(prev, now, o->threads * sizeof *now);
 		last = t;
 		if (ends)
 			break;
+		/* the deadlines missed meanwhile are skipped, never caught up with rows of nothing */
+		while (t0 + (k + 1) * interval <= t)
+			k++;
 	}
 	load_stop(g);
 	load_sample(g, now); /* the workers' own totals */

@@ -3,7 +3,7 @@
 # Python 3 standard library.  Asserts what a user relies on, never a speed: the rows add up to
 # the workers' own totals, a stop leaves a valid file, a kill loses only the current interval,
 # a write cap is never exceeded, bad input is one line and exit 2 with no file.
-"""usage: load_test.py STOREBENCH sums|signals|rate|once|errors
+"""usage: load_test.py STOREBENCH sums|signals|rate|once|errors|stall
 
 sums     2 threads at rw 50 for 1.5 s in 0.25 s intervals: six whole intervals (and at most the
          stop's remainder, complete=0), every row's bytes are whole chunks,
@@ -120,6 +120,30 @@ def test_signals(d):
     check("summary_intervals" not in meta, "SIGKILL: a summary nobody could write")
 
 
+def test_stall(d):
+    """Issue 40.6: after SIGSTOP/SIGCONT one stretched row, not complete, and no catch-up rows of
+    a few microseconds and no bytes; the summary's minimum is a real interval's."""
+    def stall(p):
+        time.sleep(0.9)
+        p.send_signal(signal.SIGSTOP)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGCONT)
+
+    rc, path, err = load(d, "stall", SMALL + ["--interval", "0.2", "--duration", "2.5"], stall)
+    meta, rows, _ = read(path)
+    check(rc == 0, f"stall: exit {rc}: {err}")
+    dts = [float(r["interval_s"]) for r in rows]
+    stretched = [r for r in rows if float(r["interval_s"]) > 0.5]
+    check(len(stretched) == 1 and stretched[0]["complete"] == "0",
+          f"stall: one stretched interval, not complete: {dts}")
+    check(all(dt > 0.05 for dt in dts[:-1]), f"stall: no catch-up rows: {dts}")
+    check(all(0.1 < float(r["interval_s"]) < 0.4 for r in rows if r["complete"] == "1"),
+          f"stall: every complete row is about one interval: {dts}")
+    check(all(float(r["write_gbps"]) > 0 for r in rows if r["complete"] == "1") and
+          float(meta["summary_write_gbps_min"]) > 0,
+          f"stall: the summary's minimum is a real interval's ({meta.get('summary_write_gbps_min')})")
+
+
 def test_rate(d):
     rc, path, err = load(d, "rate", SMALL + ["--threads", "2", "--write-rate", "0.2",
                                               "--duration", "1.5", "--interval", "0.5"])
@@ -164,7 +188,7 @@ def test_errors(d):
 
 if __name__ == "__main__":
     parts = {"sums": test_sums, "signals": test_signals, "rate": test_rate, "once": test_once,
-             "errors": test_errors}
+             "errors": test_errors, "stall": test_stall}
     if PART not in parts:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as tmp:
