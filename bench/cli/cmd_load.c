@@ -343,6 +343,18 @@ static void summary(FILE *f, const struct series *s, const struct load_count *to
 	fputc('\n', stderr);
 }
 
+/* Close f and remove path if the name still holds the file this command created. */
+static void discard(FILE *f, const char *path)
+{
+	struct stat mine, named;
+	bool own = !fstat(fileno(f), &mine) && !lstat(path, &named) &&
+		   mine.st_dev == named.st_dev && mine.st_ino == named.st_ino;
+
+	fclose(f);
+	if (own)
+		unlink(path);
+}
+
 static int measure(FILE *f, const struct load_options *o, const struct load_config *c,
 		   const char *path)
 {
@@ -355,8 +367,11 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 	int sig;
 
 	if (!g) {
-		fprintf(stderr, "storebench load: %s\n", err);
-		return 1;
+		/* nothing measured: no file, as run leaves none (a header alone is no result) */
+		discard(f, path);
+		sig = signals_pending();
+		fprintf(stderr, "storebench load: %s%s\n", err, sig ? "; no file written" : "");
+		return sig ? 128 + sig : 1;
 	}
 	prev = calloc(o->threads, sizeof *prev);
 	now = calloc(o->threads, sizeof *now);
@@ -482,7 +497,7 @@ int cmd_load(int argc, char **argv)
 		.k = k, .store = kernel_store_at(k, o.chunk), .read = lk->fn, .threads = o.threads,
 		.cpu = pl.cpu, .node = pl.node, .pages = o.pages, .mem_bytes = o.mem,
 		.chunk_bytes = o.chunk, .write_parts = o.rw, .total_parts = 100, .fill = (int)o.fill,
-		.write_rate = o.write_rate * 1e9, .once = o.once,
+		.write_rate = o.write_rate * 1e9, .once = o.once, .stopped = signals_pending,
 	};
 	rc = measure(f, &o, &c, path);
 	placement_free(&pl);

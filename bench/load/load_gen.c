@@ -111,7 +111,11 @@ static void *worker(void *arg)
 			 c->cpu[w->index]);
 	else if (buffer_alloc(&w->buf, c->mem_bytes, c->pages, local, c->node[w->index], w->err,
 			      sizeof w->err))
-		c->k->fn(w->buf.region, c->fill, c->mem_bytes); /* the first touch: every page dirty */
+		/* the first touch, every page dirty; in chunks, so a stop waits for one at most */
+		for (uint64_t at = 0; at < c->mem_bytes && !atomic_load(&g->stop);
+		     at += LOAD_TOUCH_CHUNK)
+			c->k->fn(w->buf.region + at, c->fill, c->mem_bytes - at < LOAD_TOUCH_CHUNK ?
+				 c->mem_bytes - at : LOAD_TOUCH_CHUNK);
 	w->touched_ns = mono_ns();
 	atomic_fetch_add(&g->ready, 1);
 	if (w->err[0] || c->once)
@@ -152,11 +156,13 @@ struct load_gen *load_start(const struct load_config *c, char *err, size_t errle
 	while (atomic_load(&g->ready) < c->threads) {
 		struct timespec ts = { 0, 1000000 };
 
+		if (c->stopped && c->stopped())
+			atomic_store(&g->stop, true);
 		nanosleep(&ts, NULL);
 	}
 	for (unsigned i = 0; i < c->threads; i++)
-		if (g->w[i].err[0]) {
-			snprintf(err, errlen, "%s", g->w[i].err);
+		if (g->w[i].err[0] || atomic_load(&g->stop)) {
+			snprintf(err, errlen, "%s", g->w[i].err[0] ? g->w[i].err : "stopped by a signal");
 			atomic_store(&g->stop, true);
 			load_stop(g);
 			load_free(g);

@@ -30,7 +30,12 @@ struct load_config {
 	int fill;                 /* the byte stored */
 	double write_rate;        /* bytes per second over all threads; 0: as fast as they go */
 	bool once;                /* first touch only (memtouch --once): no steady load */
+	int (*stopped)(void);     /* nonzero: stop the first touch at its next chunk (a signal);
+				   * may be NULL */
 };
+
+/* The first touch goes in chunks this large, the stop looked at between them: a few ms each. */
+#define LOAD_TOUCH_CHUNK (64ull << 20)
 
 /* One thread's bytes so far; written by its worker only, read by anyone. */
 struct load_count {
@@ -41,7 +46,8 @@ struct load_gen;
 
 /*
  * Allocate every thread's region, first-touch it (all threads at once, each its own, with the
- * store kernel) and start the steady load unless c->once.  NULL + one line in err on failure.
+ * store kernel) and start the steady load unless c->once.  NULL + one line in err on failure,
+ * or when c->stopped said stop during the first touch ("stopped by a signal").
  */
 struct load_gen *load_start(const struct load_config *c, char *err, size_t errlen);
 

@@ -10,17 +10,21 @@ sums     2 threads at rw 50 for 1.5 s in 0.25 s intervals: six whole intervals (
          read and written alternate (as many of each, +-1 chunk a thread), and the rows' sums
          equal the workers' totals the summary reports (the rows come from the same counters).
 signals  SIGINT and SIGTERM mid-load: exit 130 / 143, the last shorter interval (complete=0) and
-         the summary written, sums equal; SIGKILL: every row written so far is whole and parses,
-         and nothing else is in the file (no half row).
+         the summary written, sums equal; SIGINT during a 4 GiB first touch: exit 130 within
+         2.5 s and no file; SIGKILL: every row written so far is whole and parses, and nothing
+         else is in the file (no half row).
 rate     --write-rate 0.2: the achieved rate never exceeds the cap by more than one chunk a
          thread over the run, and is not zero.
 once     --once: the first touch timed, no data rows, exit 0.
-errors   bad values, an unknown option or kernel, a chunk above --mem, an existing --csv: exit 2,
-         one stderr line naming the option, no new file.
+errors   bad values, an unknown option or kernel, a chunk above --mem, too many --threads, an
+         existing --csv: exit 2, one printable stderr line naming the option, no new file; a
+         load that cannot map its memory (hugetlb without huge pages): exit 1, no file.
+stall    SIGSTOP for 1 s at 0.2 s intervals: one stretched row, complete=0, no catch-up rows.
 """
 
 import csv
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -108,6 +112,19 @@ def test_signals(d):
               f"{sig.name}: complete flags {[r['complete'] for r in rows]}")
         sums_equal(sig.name, meta, rows)
 
+    # a signal during the first touch (4 GiB: seconds on a guest) stops it within a chunk, and
+    # a load stopped before its first interval leaves no file (issue 40.5: 6.5 s to stop)
+    def early(p):
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+
+    t0 = time.monotonic()
+    rc, path, err = load(d, "early", ["--mem", "4GiB"], early)
+    took = time.monotonic() - t0
+    check(rc == 130 and took < 2.5 and not os.path.exists(path) and "no file" in err,
+          f"SIGINT during the first touch: exit {rc} after {took:.1f} s, file left: "
+          f"{os.path.exists(path)}: {err.strip()}")
+
     def kill(p):
         time.sleep(1.5)
         p.kill()
@@ -180,6 +197,15 @@ def test_errors(d):
         check(r.returncode == 2 and len(lines) == 1 and name in lines[0] and
               lines[0].isprintable() and set(os.listdir(d)) == before,
               f"errors {args}: exit {r.returncode}, {lines}")
+    # a load that cannot start leaves no header-only CSV (issue 40.11); no huge pages here
+    with open("/proc/meminfo") as f:
+        huge = re.search(r"HugePages_Total:\s*(\d+)", f.read())
+    if huge and huge.group(1) == "0":
+        r = subprocess.run([SB, "load", "--csv", os.path.join(d, "huge.csv"), "--pages",
+                            "hugetlb"] + SMALL, capture_output=True, text=True, timeout=30)
+        check(r.returncode == 1 and not os.path.exists(os.path.join(d, "huge.csv")),
+              f"errors: a load that cannot map its memory leaves no file: exit {r.returncode}, "
+              f"{os.listdir(d)}")
     r = subprocess.run([SB, "load", "--csv", existing, "--once"] + SMALL, capture_output=True,
                        text=True, timeout=30)
     check(r.returncode == 2 and os.path.getsize(existing) == 0 and "never overwritten" in r.stderr,
