@@ -485,6 +485,15 @@ int cmd_load(int argc, char **argv)
 		machine_free(&m);
 		return 2;
 	}
+	/* every thread's region, counted before the first byte is mapped or a file exists */
+	if (!buffer_memory_fits((unsigned long long)o.threads * buffer_footprint(o.mem, o.pages),
+				o.pages, err, sizeof err)) {
+		fprintf(stderr, "storebench load: --threads %u x --mem %llu: %s\n", o.threads,
+			(unsigned long long)o.mem, err);
+		placement_free(&pl);
+		machine_free(&m);
+		return 2;
+	}
 	f = create_csv(&o, &m, now, path, sizeof path);
 	if (!f) {
 		placement_free(&pl);

@@ -42,55 +42,43 @@
 #include "tsc.h"
 #include "winners.h"
 
-/* Headroom left to the OS when checking buffers against MemAvailable. */
-#define MEM_SHARE 0.9
-
 /*
  * The bytes the sweep maps at its peak: footprint.c replays the pool's allocations in the order
- * the points run (rounds shuffle it, and a shuffled order regrows buffers differently).
+ * the points run (rounds shuffle it, and a shuffled order regrows buffers differently), plus
+ * the canaries' buffers and the victim helper's, which keeps the largest victim or chase.
  */
 static bool memory_fits(const struct run_config *o, const struct point *pts, const size_t *order,
 			size_t n)
 {
-	unsigned long long need, have, unit;
+	unsigned long long need, victim = 0;
 	struct point *seq = malloc((n ? n : 1) * sizeof *seq);
 	struct canary_config cfg;
 	struct footprint f;
+	char err[200];
 	bool ok;
 
-	for (size_t k = 0; seq && k < n; k++)
+	for (size_t k = 0; seq && k < n; k++) {
 		seq[k] = pts[order[k]];
+		if (seq[k].victim.mode != VICTIM_NONE && seq[k].victim.bytes > victim)
+			victim = seq[k].victim.bytes;
+	}
 	ok = seq && footprint_of(seq, n, o->pages, false, &o->placement, NULL, &f);
 	free(seq);
 	if (!ok) {
 		fprintf(stderr, "storebench run: out of memory\n");
 		return false;
 	}
-	need = f.peak_bytes;
+	need = f.peak_bytes + (victim ? buffer_footprint(victim, o->pages) : 0);
 	cfg = canary_config_of(o);
 	for (int r = 0; o->canary && r < CANARY_REGIMES; r++)
 		if (canary_bytes(&cfg, (enum canary_regime)r))
 			need += buffer_footprint(canary_bytes(&cfg, (enum canary_regime)r), o->pages);
 	footprint_free(&f);
-	if (o->pages == PAGES_HUGETLB) {
-		unit = hugetlb_page_bytes();
-		have = meminfo("HugePages_Free") * unit;
-		if (need > have) {
-			fprintf(stderr, "storebench run: the sweep needs %llu MiB of huge pages, %llu MiB "
-					"are free (HugePages_Free x Hugepagesize)\n",
-				need >> 20, have >> 20);
-			return false;
-		}
+	if (buffer_memory_fits(need, o->pages, err, sizeof err))
 		return true;
-	}
-	have = meminfo("MemAvailable");
-	if (have && need > MEM_SHARE * (double)have) {
-		fprintf(stderr, "storebench run: the sweep needs %llu MiB of buffers but only %llu MiB "
-				"are available (MemAvailable); use smaller --call/--ws or fewer --threads\n",
-			need >> 20, have >> 20);
-		return false;
-	}
-	return true;
+	fprintf(stderr, "storebench run: the sweep needs %s; use smaller --call/--ws/--victim or "
+			"fewer --threads\n", err);
+	return false;
 }
 
 /* One line about the cycles column: "available" or why not (also checked for every worker). */

@@ -47,6 +47,26 @@ size_t hugetlb_page_bytes(void)
 	return v ? (size_t)v : THP_BYTES;
 }
 
+bool buffer_memory_fits(unsigned long long need, enum page_policy pages, char *err, size_t len)
+{
+	unsigned long long have;
+
+	if (pages == PAGES_HUGETLB) {
+		have = meminfo("HugePages_Free") * hugetlb_page_bytes();
+		if (need <= have)
+			return true;
+		snprintf(err, len, "%llu MiB of huge pages, only %llu MiB free (HugePages_Free x "
+			 "Hugepagesize)", need >> 20, have >> 20);
+		return false;
+	}
+	have = meminfo("MemAvailable");
+	if (!have || need <= BUFFER_MEM_SHARE * (double)have)
+		return true;
+	snprintf(err, len, "%llu MiB of buffers, only %llu MiB available (MemAvailable)",
+		 need >> 20, have >> 20);
+	return false;
+}
+
 static size_t round_up(size_t v, size_t to)
 {
 	return (v + to - 1) / to * to;

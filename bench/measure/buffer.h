@@ -46,4 +46,15 @@ unsigned long long meminfo(const char *field);
 /* Huge page size for MAP_HUGETLB (Hugepagesize), 2 MiB when unknown. */
 size_t hugetlb_page_bytes(void);
 
+/* The part of MemAvailable a command's buffers may take; the rest is left to the OS. */
+#define BUFFER_MEM_SHARE 0.9
+
+/*
+ * Whether need bytes (buffer_footprint's, all buffers of a command together) can be mapped
+ * under pages: HugePages_Free x Hugepagesize for hugetlb, else BUFFER_MEM_SHARE of MemAvailable.
+ * false with the reason in err ("N MiB of buffers, only M MiB available (MemAvailable)"): the
+ * one check run and load make before their first allocation.
+ */
+bool buffer_memory_fits(unsigned long long need, enum page_policy pages, char *err, size_t len);
+
 #endif

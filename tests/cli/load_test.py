@@ -17,8 +17,8 @@ rate     --write-rate 0.2: the achieved rate never exceeds the cap by more than 
          thread over the run, and is not zero.
 once     --once: the first touch timed, no data rows, exit 0.
 errors   bad values, an unknown option or kernel, a chunk above --mem, too many --threads, an
-         existing --csv: exit 2, one printable stderr line naming the option, no new file; a
-         load that cannot map its memory (hugetlb without huge pages): exit 1, no file.
+         existing --csv, more memory than is available (--mem 20TiB, hugetlb without huge
+         pages): exit 2, one printable stderr line naming the option or the memory, no new file.
 stall    SIGSTOP for 1 s at 0.2 s intervals: one stretched row, complete=0, no catch-up rows.
 """
 
@@ -188,7 +188,8 @@ def test_errors(d):
              (["--kernel", "nosuch"], "--kernel"), (["--chunk", "2MiB", "--mem", "1MiB"], "--chunk"),
              (["--duration"], "--duration"), (["--pages", "2m"], "--pages"),
              (["--interval", "0x10"], "--interval"), (["--machine", "../up"], "--machine"),
-             (["--threads", str(len(os.sched_getaffinity(0)) + 1)], "CPUs are allowed here")]
+             (["--threads", str(len(os.sched_getaffinity(0)) + 1)], "CPUs are allowed here"),
+             (["--mem", "20TiB"], "MemAvailable")]
     for args, name in cases:
         before = set(os.listdir(d))
         r = subprocess.run([SB, "load", "--csv", os.path.join(d, "e.csv")] + args,
@@ -203,9 +204,10 @@ def test_errors(d):
     if huge and huge.group(1) == "0":
         r = subprocess.run([SB, "load", "--csv", os.path.join(d, "huge.csv"), "--pages",
                             "hugetlb"] + SMALL, capture_output=True, text=True, timeout=30)
-        check(r.returncode == 1 and not os.path.exists(os.path.join(d, "huge.csv")),
-              f"errors: a load that cannot map its memory leaves no file: exit {r.returncode}, "
-              f"{os.listdir(d)}")
+        check(r.returncode == 2 and "huge pages" in r.stderr and
+              not os.path.exists(os.path.join(d, "huge.csv")),
+              f"errors: a load whose memory cannot be had leaves no file: exit {r.returncode}, "
+              f"{os.listdir(d)}: {r.stderr.strip()}")
     r = subprocess.run([SB, "load", "--csv", existing, "--once"] + SMALL, capture_output=True,
                        text=True, timeout=30)
     check(r.returncode == 2 and os.path.getsize(existing) == 0 and "never overwritten" in r.stderr,

@@ -52,6 +52,7 @@ def errors():
         (["--call", "64..32"], "reversed range"),
         (["--ws", "0"], "zero working set"),
         (["--call", "64TiB"], "buffers beyond MemAvailable"),
+        (["--call", "4KiB", "--victim", "own:20TiB"], "a victim beyond MemAvailable"),
         (["--threads", "100000"], "more threads than allowed CPUs"),
         (["--threads", "0"], "zero threads"),
         (["--kernels", "avx2_t_u5"], "unknown kernel"),
