@@ -206,7 +206,8 @@ struct series {
 	uint64_t read, written;             /* bytes over every row, the last partial one too */
 };
 
-static void row(FILE *f, struct series *s, double t, double dt, const struct load_count *prev,
+/* One interval's row, flushed; false when it did not reach the file whole (errno says why). */
+static bool row(FILE *f, struct series *s, double t, double dt, const struct load_count *prev,
 		const struct load_count *now, unsigned threads, bool complete)
 {
 	uint64_t rd = 0, wr = 0;
@@ -226,11 +227,13 @@ static void row(FILE *f, struct series *s, double t, double dt, const struct loa
 	fprintf(f, "%.6f,%.6f,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%u,%d\n", t, dt,
 		(unsigned long long)rd, (unsigned long long)wr, rd / dt / 1e9, wr / dt / 1e9,
 		(rd + wr) / dt / 1e9, min, slow, complete);
-	fflush(f); /* the row is on disk before the next interval: a killed load keeps it */
+	/* the row is on disk before the next interval: a killed load keeps it */
+	if (fflush(f) || ferror(f))
+		return false;
 	s->read += rd;
 	s->written += wr;
 	if (!complete)
-		return;
+		return true;
 	double rg = rd / dt / 1e9, wg = wr / dt / 1e9;
 
 	if (!s->rows++) {
@@ -243,6 +246,7 @@ static void row(FILE *f, struct series *s, double t, double dt, const struct loa
 	s->rmax = fmax(s->rmax, rg);
 	s->wmin = fmin(s->wmin, wg);
 	s->wmax = fmax(s->wmax, wg);
+	return true;
 }
 
 static void preamble(FILE *f, const struct load_options *o, const struct machine *m,
@@ -355,6 +359,25 @@ static void discard(FILE *f, const char *path)
 		unlink(path);
 }
 
+/*
+ * A write failed (a full disk, a file size limit): f is closed and the file cut back to its
+ * kept bytes (the preamble and whole rows), as run does; exit status 1 after one line.
+ */
+static int cut_back(FILE *f, const char *path, off_t kept, int e)
+{
+	int fd = dup(fileno(f));
+
+	fclose(f); /* may write part of what is still buffered: cut after it */
+	if (fd >= 0) {
+		if (ftruncate(fd, kept))
+			e = e ? e : errno;
+		close(fd);
+	}
+	fprintf(stderr, "storebench load: %s: %s; the file keeps the rows written whole\n", path,
+		strerror(e ? e : EIO));
+	return 1;
+}
+
 static int measure(FILE *f, const struct load_options *o, const struct load_config *c,
 		   const char *path)
 {
@@ -364,7 +387,8 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 	struct series s = { 0 };
 	uint64_t t0, last, interval = (uint64_t)(o->interval * 1e9);
 	bool stalled = false; /* the last interval was stretched by a stall */
-	int sig;
+	off_t kept = ftello(f); /* bytes known whole: the preamble, then each row written */
+	int sig, werr = 0;
 
 	if (!g) {
 		/* nothing measured: no file, as run leaves none (a header alone is no result) */
@@ -398,8 +422,12 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 		/* complete: a whole --interval (the last one of a --duration may be shorter), from
 		 * one deadline kept to the next: not one a stall stretched, nor the rest of the
 		 * interval after it */
-		row(f, &s, (double)(t - t0) / 1e9, (double)(t - last) / 1e9, prev, now, o->threads,
-		    (!ends || end == due) && !late && !stalled);
+		if (!row(f, &s, (double)(t - t0) / 1e9, (double)(t - last) / 1e9, prev, now,
+			 o->threads, (!ends || end == due) && !late && !stalled)) {
+			werr = errno ? errno : EIO;
+			break;
+		}
+		kept = ftello(f);
 		stalled = late;
 		memcpy(prev, now, o->threads * sizeof *now);
 		last = t;
@@ -413,15 +441,25 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 	load_sample(g, now); /* the workers' own totals */
 	uint64_t t = now_ns();
 
-	if (!o->once && t > last && memcmp(prev, now, o->threads * sizeof *now))
-		row(f, &s, (double)(t - t0) / 1e9, (double)(t - last) / 1e9, prev, now, o->threads,
-		    false);
-	summary(f, &s, now, o->threads, o->once ? 0 : (double)(t - t0) / 1e9,
-		load_first_touch_s(g), o);
+	if (!werr && !o->once && t > last && memcmp(prev, now, o->threads * sizeof *now)) {
+		if (row(f, &s, (double)(t - t0) / 1e9, (double)(t - last) / 1e9, prev, now,
+			o->threads, false))
+			kept = ftello(f);
+		else
+			werr = errno ? errno : EIO;
+	}
+	if (!werr) {
+		summary(f, &s, now, o->threads, o->once ? 0 : (double)(t - t0) / 1e9,
+			load_first_touch_s(g), o);
+		if (fflush(f) || ferror(f))
+			werr = errno ? errno : EIO;
+	}
 	load_free(g);
 	free(prev);
 	free(now);
 	sig = signals_pending();
+	if (werr)
+		return cut_back(f, path, kept, werr);
 	if (fclose(f)) {
 		fprintf(stderr, "storebench load: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -501,6 +539,15 @@ int cmd_load(int argc, char **argv)
 		return errno == EEXIST ? 2 : 1;
 	}
 	preamble(f, &o, &m, k, lk, &pl, argc, argv, now);
+	if (fflush(f) || ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		discard(f, path);
+		fprintf(stderr, "storebench load: %s: %s; no file written\n", path, strerror(e));
+		placement_free(&pl);
+		machine_free(&m);
+		return 1;
+	}
 	signals_install();
 	struct load_config c = {
 		.k = k, .store = kernel_store_at(k, o.chunk), .read = lk->fn, .threads = o.threads,

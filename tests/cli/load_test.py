@@ -3,7 +3,7 @@
 # Python 3 standard library.  Asserts what a user relies on, never a speed: the rows add up to
 # the workers' own totals, a stop leaves a valid file, a kill loses only the current interval,
 # a write cap is never exceeded, bad input is one line and exit 2 with no file.
-"""usage: load_test.py STOREBENCH sums|signals|rate|once|errors|stall
+"""usage: load_test.py STOREBENCH sums|signals|rate|once|errors|stall|full
 
 sums     2 threads at rw 50 for 1.5 s in 0.25 s intervals: six whole intervals (and at most the
          stop's remainder, complete=0), every row's bytes are whole chunks,
@@ -20,11 +20,13 @@ errors   bad values, an unknown option or kernel, a chunk above --mem, too many 
          existing --csv, more memory than is available (--mem 20TiB, hugetlb without huge
          pages): exit 2, one printable stderr line naming the option or the memory, no new file.
 stall    SIGSTOP for 1 s at 0.2 s intervals: one stretched row, complete=0, no catch-up rows.
+full     a file size limit of 8 KiB: exit 1 naming the file, whole rows only, no summary.
 """
 
 import csv
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -161,6 +163,27 @@ def test_stall(d):
           f"stall: the summary's minimum is a real interval's ({meta.get('summary_write_gbps_min')})")
 
 
+def test_full(d):
+    """Issue 40.1: a write that fails (here the file size limit, 8 KiB) is exit 1 naming the file,
+    and the CSV keeps its preamble and whole rows only, no summary."""
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8 << 10, 8 << 10))
+
+    path = os.path.join(d, "full.csv")
+    r = subprocess.run([SB, "load", "--csv", path] + SMALL + ["--duration", "2", "--interval",
+                                                              "0.01"],
+                       capture_output=True, text=True, timeout=30, preexec_fn=limit)
+    with open(path) as f:
+        text = f.read()
+    lines = [l for l in text.split("\n") if l and not l.startswith("#")]
+    check(r.returncode == 1 and path in r.stderr and "storebench: csv" not in r.stderr,
+          f"full: exit {r.returncode}, naming the file: {r.stderr.strip()}")
+    check(text.endswith("\n") and len(lines) > 2 and
+          all(len(l.split(",")) == len(COLS) for l in lines) and "summary_" not in text,
+          f"full: whole rows only, no summary ({len(text)} bytes, last {lines[-1:]!r})")
+
+
 def test_rate(d):
     rc, path, err = load(d, "rate", SMALL + ["--threads", "2", "--write-rate", "0.2",
                                               "--duration", "1.5", "--interval", "0.5"])
@@ -216,7 +239,7 @@ def test_errors(d):
 
 if __name__ == "__main__":
     parts = {"sums": test_sums, "signals": test_signals, "rate": test_rate, "once": test_once,
-             "errors": test_errors, "stall": test_stall}
+             "errors": test_errors, "stall": test_stall, "full": test_full}
     if PART not in parts:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as tmp:
