@@ -180,13 +180,21 @@ def load(path, required=()):
     columns = [c.strip() for c in next(reader)]
     if len(set(columns)) != len(columns) or "" in columns:
         raise CsvError("%s: malformed header (empty or repeated column names)" % path)
-    rows = []
+    rows, seen = [], {}
     for fields in reader:
         line = where[min(reader.line_num, len(where)) - 1]  # the row's last line in the file
         if len(fields) != len(columns):
             raise CsvError("%s: line %d has %d fields, the header (line %d) has %d" % (
                 path, line, len(fields), where[0], len(columns)))
         row = dict(zip(columns, fields))
+        # storebench writes one row a point: a second one is two files pasted together or an
+        # edit, and every reader would merge the two differently
+        point = row.get("point")
+        if point and point in seen:
+            raise CsvError("%s: lines %d and %d are the same point %s (storebench writes one "
+                           "row a point)" % (path, seen[point], line, point))
+        if point:
+            seen[point] = line
         for c in GBPS_COLUMNS:
             v = row.get(c, "")
             if v and not _plausible_gbps(v):

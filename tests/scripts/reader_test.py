@@ -99,6 +99,11 @@ def test_errors(tmp):
     fails(write(tmp, "nan.csv", HEAD + "\nmemset,64,64,1,100,nan,ok\n"), "is no bandwidth")
     fails(write(tmp, "req.csv", HEAD + "\nmemset,64,64,1,100,1,ok\n"), "lacks column ns",
           required=("ns",))
+    # a point twice (two runs pasted together; issue 40.8: compare-cpus printed a number in no
+    # row, trend a median above its own max): refused, naming both lines
+    twice = "point,kernel,gbps_median\nmemset/call:64,memset,10\nrep/call:64,rep_stosb,9\n" \
+            "memset/call:64,memset,999\n"
+    fails(write(tmp, "twice.csv", twice), "lines 2 and 4 are the same point memset/call:64")
 
 
 def main():
