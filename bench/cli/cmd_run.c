@@ -157,6 +157,43 @@ static void winner_keys(FILE *out, const void *ctx)
 	winners_keys(out, "", ctx);
 }
 
+/* The notes on what the run will not measure as asked, one stderr line each. */
+static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
+			const struct sweep_counts *n)
+{
+	char llc_check[160];
+
+	if (o->sel.skipped[0])
+		fprintf(stderr, "storebench run: note: skipping %s\n", o->sel.skipped);
+	if (n->skipped_rw)
+		fprintf(stderr, "storebench run: note: %zu read/write combinations skipped (a mix walks "
+				"seq regions, not cold/random; split needs 2 threads)\n", n->skipped_rw);
+	if (n->skipped)
+		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
+				"exceeds the working set\n", n->skipped);
+	if (n->skipped_size)
+		fprintf(stderr, "storebench run: note: %zu combinations skipped where a compile-time-size "
+				"kernel was not built for the call size (memset_const: bytes"
+				KERNEL_CONST_SIZES(KERNEL_CONST_SIZE_TEXT) ")\n", n->skipped_size);
+	if (n->skipped_victim)
+		fprintf(stderr, "storebench run: note: %zu victim combinations skipped (a victim stands "
+				"beside store points only, on a core no writer uses: shared needs one "
+				"in the writer's L3, remote another L3 of its package, socket another "
+				"package)\n", n->skipped_victim);
+	if (n->rounded_split)
+		fprintf(stderr, "storebench run: note: %zu split points measure the ratio whole threads "
+				"give (writers / threads), not the one asked; rw_ratio says which\n",
+			n->rounded_split);
+	if (cache_llc_implausible(cpu, llc_check, sizeof llc_check))
+		fprintf(stderr, "storebench run: note: last-level cache %s%s\n", llc_check,
+			levels_replaced(o) ? "" : "; LLC-relative sizes use it as reported (DRAM "
+			"points only get larger; --levels auto measures it)");
+	run_levels_notes(o);
+	if (!cpu->invariant_tsc)
+		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
+				"empty\n");
+}
+
 /*
  * Everything before a file exists: the machine (this one, or a replayed one for --dry-run), the
  * options, the sweep into mem (its order and slots too) and the memory check; the
@@ -208,8 +245,11 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 	if (!mem->pts)
 		return 2;
 	if (!mem->npts) {
-		fprintf(stderr, "storebench run: nothing to measure (filter or working sets exclude "
-				"every point)\n");
+		/* the notes first: one of them says why (a victim with no free core, a call size
+		 * memset_const was not built for, ...) */
+		print_notes(o, &mach->cpu, n);
+		fprintf(stderr, "storebench run: nothing to measure (the notes above say what was "
+				"skipped; a filter or the working sets may exclude every point too)\n");
 		return 2;
 	}
 	if (o->dry_run) {
@@ -241,43 +281,6 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 		return 0;
 	}
 	return -1;
-}
-
-/* The notes on what the run will not measure as asked, one stderr line each. */
-static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
-			const struct sweep_counts *n)
-{
-	char llc_check[160];
-
-	if (o->sel.skipped[0])
-		fprintf(stderr, "storebench run: note: skipping %s\n", o->sel.skipped);
-	if (n->skipped_rw)
-		fprintf(stderr, "storebench run: note: %zu read/write combinations skipped (a mix walks "
-				"seq regions, not cold/random; split needs 2 threads)\n", n->skipped_rw);
-	if (n->skipped)
-		fprintf(stderr, "storebench run: note: %zu combinations skipped where the call "
-				"exceeds the working set\n", n->skipped);
-	if (n->skipped_size)
-		fprintf(stderr, "storebench run: note: %zu combinations skipped where a compile-time-size "
-				"kernel was not built for the call size (memset_const: bytes"
-				KERNEL_CONST_SIZES(KERNEL_CONST_SIZE_TEXT) ")\n", n->skipped_size);
-	if (n->skipped_victim)
-		fprintf(stderr, "storebench run: note: %zu victim combinations skipped (a victim stands "
-				"beside store points only, on a core no writer uses: shared needs one "
-				"in the writer's L3, remote another L3 of its package, socket another "
-				"package)\n", n->skipped_victim);
-	if (n->rounded_split)
-		fprintf(stderr, "storebench run: note: %zu split points measure the ratio whole threads "
-				"give (writers / threads), not the one asked; rw_ratio says which\n",
-			n->rounded_split);
-	if (cache_llc_implausible(cpu, llc_check, sizeof llc_check))
-		fprintf(stderr, "storebench run: note: last-level cache %s%s\n", llc_check,
-			levels_replaced(o) ? "" : "; LLC-relative sizes use it as reported (DRAM "
-			"points only get larger; --levels auto measures it)");
-	run_levels_notes(o);
-	if (!cpu->invariant_tsc)
-		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
-				"empty\n");
 }
 
 /*
