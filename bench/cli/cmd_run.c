@@ -424,6 +424,8 @@ static int measure_all(struct measure_env *env, struct run_mem *mem, struct rows
 				break;
 			}
 			rc = measure_one(env, mem, w, o, k, r, k - first);
+			if (rc >= 0)
+				signals_pipe_arm(); /* a point is whole: a closed pipe may stop now */
 			status |= rc != 0;
 			if (rc < 0 || w->failed)
 				break;
@@ -617,8 +619,11 @@ int cmd_run(int argc, char **argv)
 	struct machine mach = { 0 };
 	struct run_config o = { 0 };
 	struct run_mem mem = { 0 };
-	int status = cmdline_read(argc, argv, &cl);
+	int status;
 
+	/* a reader of stderr gone after the first note or scan line must not kill the run */
+	signals_catch_pipe();
+	status = cmdline_read(argc, argv, &cl);
 	/* the command line is read here once; every stage after asks cl (< 0: --help printed) */
 	if (status < 0)
 		status = 0;

@@ -14,4 +14,11 @@ void signals_install(void);
 /* The signal that asked us to stop, 0 if none. */
 int signals_pending(void);
 
+/* Catch SIGPIPE now (the first thing run does): a reader gone before the files exist makes
+ * writes fail with EPIPE instead of killing the process, and no stop request yet. */
+void signals_catch_pipe(void);
+
+/* A point is whole: from now on SIGPIPE (one that came already, too) is a stop request. */
+void signals_pipe_arm(void);
+
 #endif

@@ -272,6 +272,19 @@ def signals():
         check(p.returncode == 141, f"closed progress pipe: exit {p.returncode}, want 141")
         n = complete_pair(a, os.path.join(d, "a.json"), "closed progress pipe")
         check(1 <= n < 11, f"closed progress pipe: the point in hand finished ({n} rows)")
+    # `... 2>&1 | head -1` where the first line is a note (or a level scan's), written before the
+    # files exist: the run still ends with one point whole in both files (issue 40.15: 141 and
+    # no file)
+    with tempfile.TemporaryDirectory() as d:
+        a = os.path.join(d, "a.csv")
+        p = subprocess.Popen([SB, "run"] + SWEEP + ["--csv", a], cwd=d,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p.stderr.readline()
+        p.stderr.close()
+        p.wait(timeout=120)
+        check(p.returncode == 141, f"pipe closed after the first line: exit {p.returncode}")
+        n = complete_pair(a, os.path.join(d, "a.json"), "pipe closed after the first line")
+        check(n >= 1, f"pipe closed after the first line: {n} rows kept")
 
 
 def early():
