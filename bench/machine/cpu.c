@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -224,23 +225,87 @@ void cpu_detect(struct cpu_info *info)
  * them zero, which no x86-64 CPU's leaf 7 and 0x80000000 both are when leaf 0 goes past 7. */
 static bool complete(const struct cpu_raw_data_t *raw, char *err, size_t errlen)
 {
-	struct regs l0 = cpu_raw_leaf(raw, 0), l7 = cpu_raw_leaf(raw, 7),
+	struct regs l0 = cpu_raw_leaf(raw, 0), l1 = cpu_raw_leaf(raw, 1), l7 = cpu_raw_leaf(raw, 7),
 		    ext = cpu_raw_leaf(raw, 0x80000000u);
+	bool no1 = l0.a >= 1 && !(l1.a | l1.b | l1.c | l1.d);
 	bool no7 = l0.a >= 7 && !(l7.a | l7.b | l7.c | l7.d);
 
-	if (no7 || !ext.a) {
+	if (no1 || no7 || !ext.a) {
 		snprintf(err, errlen, "a cut CPUID dump: leaf 0 says leaves up to 0x%x, but leaf %s is "
-			 "missing (its ISA bits would read as absent)", l0.a,
-			 no7 ? "7" : "0x80000000");
+			 "missing (its identity or ISA bits would read as absent)", l0.a,
+			 no1 ? "1" : no7 ? "7" : "0x80000000");
 		return false;
 	}
 	return true;
 }
 
+/* Whether s[0, n) are n hex digits. */
+static bool hex_run(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f')))
+			return false;
+	return true;
+}
+
+/*
+ * Every "CPUID xxxxxxxx: aaaaaaaa-bbbbbbbb-cccccccc-dddddddd" line of the dump well formed:
+ * libcpuid skips a line it cannot read, so a cut or garbled leaf 1 read as family 0 (issue 40.7).
+ * false with the line's number in err.
+ */
+static bool well_formed(const char *dump, char *err, size_t errlen)
+{
+	static const char head[] = "CPUID ";
+	char why[120], *text;
+	size_t size;
+	ssize_t got;
+	int fd = input_file_open(dump, CPUID_DUMP_MAX, &size, why, sizeof why), lineno = 0;
+	bool ok = true;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "not a CPUID dump (%s)", why);
+		return false;
+	}
+	text = malloc(size + 1);
+	got = text ? read(fd, text, size) : -1;
+	close(fd);
+	if (got < 0) {
+		snprintf(err, errlen, "cannot read a CPUID dump: %s", text ? strerror(errno) : "out of memory");
+		free(text);
+		return false;
+	}
+	text[got] = 0;
+	for (char *line = text, *next; ok && line && *line; line = next) {
+		size_t len;
+
+		next = strchr(line, '\n');
+		len = next ? (size_t)(next - line) : strlen(line);
+		next = next ? next + 1 : NULL;
+		lineno++;
+		if (len && line[len - 1] == '\r')
+			len--;
+		/* a leaf's line: "CPUID " and 8 hex digits (AIDA64's header lines name fields) */
+		if (strncmp(line, head, sizeof head - 1) || len < sizeof head - 1 + 8 ||
+		    !hex_run(line + sizeof head - 1, 8))
+			continue;
+		line += sizeof head - 1;
+		len -= sizeof head - 1;
+		/* 8 hex, ": ", then four groups of 8 hex joined by '-' (a subleaf tag may follow) */
+		ok = len >= 10 + 35 && hex_run(line, 8) && line[8] == ':' && line[9] == ' ';
+		for (int g = 0; ok && g < 4; g++)
+			ok = hex_run(line + 10 + 9 * g, 8) && (g == 3 || line[10 + 9 * g + 8] == '-');
+		ok = ok && (len == 45 || line[45] == ' ');
+		if (!ok)
+			snprintf(err, errlen, "not a CPUID dump: line %d is no 'CPUID xxxxxxxx: "
+				 "aaaaaaaa-bbbbbbbb-cccccccc-dddddddd' leaf (cut or not hex)", lineno);
+	}
+	free(text);
+	return ok;
+}
+
 int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen)
 {
 	struct cpu_raw_data_t raw;
-	char why[120];
 	libcpuid_warn_fn_t warn;
 	int rc;
 
@@ -248,10 +313,8 @@ int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen
 	info->codename = "unknown";
 	/* libcpuid reads lines until the end: /dev/zero or a FIFO would never end, a directory
 	 * read as "no leaf 0 vendor" */
-	if (!input_file_check(dump, CPUID_DUMP_MAX, why, sizeof why)) {
-		snprintf(err, errlen, "not a CPUID dump (%s)", why);
+	if (!well_formed(dump, err, errlen))
 		return -1;
-	}
 	warn = cpuid_set_warn_function(NULL); /* dumps carry header lines it skips */
 	rc = cpuid_deserialize_raw_data(&raw, dump);
 	cpuid_set_warn_function(warn);

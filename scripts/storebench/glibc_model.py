@@ -120,17 +120,32 @@ class Cpuid:
     _LINE = re.compile(r"^CPUID ([0-9A-Fa-f]{8}): ([0-9A-Fa-f]{8})-([0-9A-Fa-f]{8})-"
                        r"([0-9A-Fa-f]{8})-([0-9A-Fa-f]{8})(?: \[SL ([0-9A-Fa-f]{2})\])?")
 
+    # A leaf's line as against AIDA64's header lines ("CPUID Manufacturer: ...").
+    _LEAF = re.compile(r"^CPUID [0-9A-Fa-f]{8}")
+
     def __init__(self, text, name="dump"):
+        """The leaves of a dump; ModelError for a leaf line cut or not hex, or a dump without
+        the leaves storebench's --cpuid needs (1, 7 and 0x80000000 where leaf 0 says they
+        exist): the rule of `storebench info --cpuid`, so a garbled dump never models as
+        family 0x0 or an L3 of 0 B."""
         self.name, self.leaves = name, {}
-        for line in text.splitlines():
+        for n, line in enumerate(text.splitlines(), 1):
             if line.startswith("-" * 20) and self.leaves:
                 break  # the fixture's expected answers follow the first block
             m = self._LINE.match(line.strip())
             if m:
                 key = (int(m.group(1), 16), int(m.group(6) or "0", 16))
                 self.leaves.setdefault(key, tuple(int(m.group(i), 16) for i in range(2, 6)))
+            elif self._LEAF.match(line.strip()):
+                raise ModelError("%s: line %d is no 'CPUID xxxxxxxx: aaaaaaaa-bbbbbbbb-cccccccc-"
+                                 "dddddddd' leaf (cut or not hex)" % (name, n))
         if (0, 0) not in self.leaves:
             raise ModelError("%s: no CPUID leaf 0 (not a CPUID dump?)" % name)
+        top = self.leaves[(0, 0)][0]
+        for leaf in [1, 7, 0x80000000]:
+            if (leaf <= top or leaf == 0x80000000) and not any(self.leaves.get((leaf, 0), ())):
+                raise ModelError("%s: a cut CPUID dump: leaf 0 says leaves up to 0x%x, but leaf "
+                                 "0x%x is missing" % (name, top, leaf))
 
     @classmethod
     def live(cls, exe):

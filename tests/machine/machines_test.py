@@ -208,7 +208,7 @@ def test_implausible():
         with open(cut, "wb") as f:
             f.write(head)
         r = sb("info", "--cpuid", cut)
-        check(r.returncode == 2 and "a cut CPUID dump" in r.stderr and not r.stdout,
+        check(r.returncode == 2 and "cut" in r.stderr and not r.stdout,
               f"the first 200 bytes of a dump: exit {r.returncode}, {r.stderr.strip()!r}")
         # every field of the L3's leaf 4 at its top: 2^64 bytes, once wrapped to 0 (no L3)
         dump = open(os.path.join(DIR, "cpuid", "intel-xeon-platinum-8570.test")).read()
@@ -266,6 +266,22 @@ def test_replay():
                        (["list", "--topology", xml], "--cpuid FILE"),
                        (["info", "--topology="], "--topology needs a file")):
         one_line_exit2(sb(*args), " ".join(args), must)
+    # a cut or garbled CPUID dump: exit 2 naming the line or the missing leaf (issue 40.7: leaf
+    # 1 cut read as family 0x0, exit 0)
+    with open(os.path.join(DIR, "cpuid", "intel-xeon-platinum-8570.test")) as f:
+        dump = f.read().splitlines()
+    leaf1 = next(i for i, l in enumerate(dump) if l.startswith("CPUID 00000001:"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, lines, must in (
+                ("cut", dump[:leaf1] + [dump[leaf1][:40]] + dump[leaf1 + 1:],
+                 "line %d is no" % (leaf1 + 1)),
+                ("nonhex", dump[:leaf1] + [dump[leaf1].replace("000C06F2", "000C0XYZ")] +
+                 dump[leaf1 + 1:], "line %d is no" % (leaf1 + 1)),
+                ("no1", dump[:leaf1] + dump[leaf1 + 1:], "leaf 1 is missing")):
+            path = os.path.join(tmp, name + ".test")
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            one_line_exit2(sb("info", "--cpuid", path), f"info --cpuid {name}", must)
     # every file a user names, one rule: a regular file of bounded size (issue 40.2): /dev/zero
     # once took 12 GB in 5 s, a FIFO hung info, HWLOC_XMLFILE and run --dry-run
     with tempfile.TemporaryDirectory() as tmp:

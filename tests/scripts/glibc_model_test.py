@@ -175,7 +175,8 @@ def test_source():
         "CPUID 00000004: 00000000-00000000-00000000-00000000 [SL 04]",
         "CPUID 00000007: 00000000-D19FFFFB-00000008-00000000 [SL 00]",
         "CPUID 0000000B: 00000001-00000002-00000100-00000000 [SL 00]",
-        "CPUID 0000000B: 00000001-00000002-00000201-00000000 [SL 01]"]), "synthetic SKX")
+        "CPUID 0000000B: 00000001-00000002-00000201-00000000 [SL 01]",
+        "CPUID 80000000: 80000008-00000000-00000000-00000000"]), "synthetic SKX")
     for v, avoid in (("2.38", False), ("2.39", True), ("2.40", True), ("2.41", True)):
         m = gm.model(skx, v)
         check(m["variant"] == "evex_unaligned_erms", "SKX %s: evex (%s)" % (v, m["variant"]))
@@ -250,7 +251,22 @@ def test_cli():
         os.mkfifo(fifo)
         with open(big, "w") as f:
             f.write("CPUID 00000000: " + "0" * (20 << 20) + "\n")
-        for path, why in (("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+        # a cut or garbled dump is refused by the rule of storebench's --cpuid (issue 40.7:
+        # leaf 1 cut modelled as family 0x0, a dump of leaf 0 alone as an L3 of 0 B)
+        with open(os.path.join(CPUID, "intel-xeon-platinum-8570.test")) as f:
+            dump = f.read().splitlines()
+        leaf1 = next(i for i, l in enumerate(dump) if l.startswith("CPUID 00000001:"))
+        bad = {"cut.test": dump[:leaf1] + [dump[leaf1][:40]] + dump[leaf1 + 1:],
+               "nonhex.test": dump[:leaf1] + [dump[leaf1].replace("000C06F2", "000C0XYZ")]
+               + dump[leaf1 + 1:],
+               "only0.test": [l for l in dump if l.startswith("CPUID 00000000:")]}
+        for name, lines in bad.items():
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write("\n".join(lines) + "\n")
+        for path, why in ((os.path.join(tmp, "cut.test"), "line %d is no" % (leaf1 + 1)),
+                          (os.path.join(tmp, "nonhex.test"), "line %d is no" % (leaf1 + 1)),
+                          (os.path.join(tmp, "only0.test"), "leaf 0x1 is missing"),
+                          ("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
                           (big, "more than the 1 MiB"), (tmp, "directory")):
             try:
                 out = subprocess.run([SCRIPT, "--cpuid", path], capture_output=True, text=True,
