@@ -222,6 +222,22 @@ def part_escape(tmp):
     r = tool("trend", "--point", "t@l1d", machine, cwd=tmp)
     check(r.returncode == 0 and "run 2026-12-01 left out" in r.stderr,
           "trend with one malformed night: exit %d %r" % (r.returncode, r.stderr[-300:]))
+    # a night from before ws_class among classed ones, and a night of another storebench: the
+    # first is named and why, the second marked (issue 40.9: both passed without a word)
+    os.makedirs(os.path.join(machine, "2026-12-02"))
+    shutil.copy(OLD_FIXTURE, os.path.join(machine, "2026-12-02", "nightly.csv"))
+    os.makedirs(os.path.join(machine, "2026-12-03"))
+    with open(FIXTURE) as f, open(os.path.join(machine, "2026-12-03", "nightly.csv"), "w") as g:
+        g.write(re.sub(r"(?m)^# storebench_version=.*$", "# storebench_version=9.9.9", f.read()))
+    for day in ("2026-12-02", "2026-12-03"):
+        with open(os.path.join(machine, day, "gate.json"), "w") as f:
+            f.write("{}\n")
+    r = tool("trend", "--point", "t@l1d", machine, cwd=tmp)
+    check(r.returncode == 0 and "run 2026-12-02 left out: the CSV has no size classes" in r.stderr
+          and "2026-12-03 storebench_version 9.9.9" in r.stderr,
+          "trend names a night without classes and marks a new storebench: %r" % r.stderr[-600:])
+    with open(os.path.join(machine, "trend.tsv")) as f:
+        check("new storebench" in f.read(), "the trend's x label marks the new storebench")
     # a history of nights from before ws_class only: one line saying so, not an empty plot
     old = os.path.join(tmp, "old-machine")
     for day in ("2026-11-29", "2026-11-30"):
