@@ -143,6 +143,27 @@ def _decode(path, lineno, raw):
 GBPS_COLUMNS = ("gbps_median", "gbps_mean", "gbps_min", "gbps_max", "gbps_ci_low",
                 "gbps_ci_high")  # read_gbps is 0 where nothing is read
 GBPS_MAX = 1e6  # 1 PB/s: above any memory system's aggregate store rate
+# A `storebench load` time series: its rates may be 0 (nothing read at rw 100), never negative,
+# nan or inf, and its times only go forward.
+LOAD_GBPS_COLUMNS = ("read_gbps", "write_gbps", "total_gbps", "thread_min_gbps")
+
+
+def _load_row_problem(row, last_t):
+    """Why a load series' row is not one storebench writes ('' when it is), and its time."""
+    for c in LOAD_GBPS_COLUMNS:
+        try:
+            v = float(row.get(c, "0") or "0")
+        except ValueError:
+            v = float("nan")
+        if not 0 <= v < GBPS_MAX:
+            return "%s '%s' is no rate (want GB/s from 0 to %g)" % (c, row.get(c), GBPS_MAX), None
+    try:
+        t = float(row["t_s"])
+    except ValueError:
+        t = float("nan")
+    if not t > (last_t if last_t is not None else float("-inf")) or t == float("inf"):
+        return "t_s '%s' does not follow %s (times only go forward)" % (row["t_s"], last_t), None
+    return "", t
 
 
 def _plausible_gbps(text):
@@ -180,7 +201,7 @@ def load(path, required=()):
     columns = [c.strip() for c in next(reader)]
     if len(set(columns)) != len(columns) or "" in columns:
         raise CsvError("%s: malformed header (empty or repeated column names)" % path)
-    rows, seen = [], {}
+    rows, seen, last_t = [], {}, None
     for fields in reader:
         line = where[min(reader.line_num, len(where)) - 1]  # the row's last line in the file
         if len(fields) != len(columns):
@@ -200,6 +221,10 @@ def load(path, required=()):
             if v and not _plausible_gbps(v):
                 raise CsvError("%s: line %d: %s '%s' is no bandwidth (want GB/s above 0 and "
                                "below %g)" % (path, line, c, v, GBPS_MAX))
+        if "t_s" in row:
+            why, last_t = _load_row_problem(row, last_t)
+            if why:
+                raise CsvError("%s: line %d: %s" % (path, line, why))
         rows.append(row)
     if not rows:
         raise CsvError("%s: no data rows (header only)" % path)

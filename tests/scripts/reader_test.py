@@ -104,6 +104,18 @@ def test_errors(tmp):
     twice = "point,kernel,gbps_median\nmemset/call:64,memset,10\nrep/call:64,rep_stosb,9\n" \
             "memset/call:64,memset,999\n"
     fails(write(tmp, "twice.csv", twice), "lines 2 and 4 are the same point memset/call:64")
+    # a load time series: nan, inf or negative rates and times that do not go forward are
+    # refused (issue 40.13: the plot dropped the series and exited 0)
+    load = "t_s,interval_s,read_gbps,write_gbps,total_gbps,thread_min_gbps,complete\n"
+    ok = "1.0,1.0,0,10,10,10,1\n"
+    for name, row, want in (("nan", "2.0,1.0,0,nan,10,10,1\n", "write_gbps 'nan' is no rate"),
+                            ("inf", "2.0,1.0,0,10,inf,10,1\n", "total_gbps 'inf' is no rate"),
+                            ("neg", "2.0,1.0,-1,10,10,10,1\n", "read_gbps '-1' is no rate"),
+                            ("same", "1.0,1.0,0,10,10,10,1\n", "t_s '1.0' does not follow"),
+                            ("back", "0.5,1.0,0,10,10,10,1\n", "t_s '0.5' does not follow")):
+        fails(write(tmp, "load-%s.csv" % name, load + ok + row), "line 3: " + want)
+    check(len(reader.load(write(tmp, "load-ok.csv", load + ok + "2.0,1.0,0,10,10,10,1\n")).rows)
+          == 2, "a well-formed load series reads, a rate of 0 included")
 
 
 def main():
