@@ -670,6 +670,17 @@ def libc_variants(storebench, src):
                     len(c) != 4 or not all(re.match(r"^\d+(\.\d+)?\*?$", x) for x in c[2:]):
                 fail("libc: row %s: its glibc function and one GB/s per working set" % c)
         print("ok: libc table, memset = %s, %d variants" % (variant, len(libc)))
+        # many working sets: a row a size and a column a kernel, lines as wide as the kernels
+        # are many (issue 40.12: 5000 sizes made lines of 44k characters)
+        many, r = tiny_run(storebench, tmp, "libc-many", "--kernels", "memset,libc_*",
+                           "--call", "4KiB..64KiB:x1.19")
+        r = run([os.path.join(src, "scripts/table"), "--section", "libc", many])
+        lines = r.stdout.splitlines()
+        sized = [l for l in lines if re.match(r"^\s*(L1d |L2 |L3 |DRAM )?\d+(\.\d+)? [KMG]iB ", l)]
+        if r.returncode != 0 or len(sized) < 13 or max(map(len, lines)) > 300 or \
+                "glibc functions: memset = " + variant not in r.stdout:
+            fail("libc with 17 sizes: exit %d, %d size rows, widest line %d: %s" % (
+                r.returncode, len(sized), max(map(len, lines), default=0), r.stdout[-800:]))
         skipped_without(src, "libc", "libc: skipped, no libc_<variant> rows")
         return 0
     finally:
