@@ -256,25 +256,14 @@ static bool hex_run(const char *s, size_t n)
 static bool well_formed(const char *dump, char *err, size_t errlen)
 {
 	static const char head[] = "CPUID ";
-	char why[120], *text;
-	size_t size;
-	ssize_t got;
-	int fd = input_file_open(dump, CPUID_DUMP_MAX, &size, why, sizeof why), lineno = 0;
+	char why[120], *text = input_file_read(dump, CPUID_DUMP_MAX, NULL, why, sizeof why);
+	int lineno = 0;
 	bool ok = true;
 
-	if (fd < 0) {
+	if (!text) {
 		snprintf(err, errlen, "not a CPUID dump (%s)", why);
 		return false;
 	}
-	text = malloc(size + 1);
-	got = text ? read(fd, text, size) : -1;
-	close(fd);
-	if (got < 0) {
-		snprintf(err, errlen, "cannot read a CPUID dump: %s", text ? strerror(errno) : "out of memory");
-		free(text);
-		return false;
-	}
-	text[got] = 0;
 	for (char *line = text, *next; ok && line && *line; line = next) {
 		size_t len;
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,6 +36,38 @@ int input_file_open(const char *path, unsigned long long max, size_t *size, char
 	if (size)
 		*size = (size_t)st.st_size;
 	return fd;
+}
+
+char *input_file_read(const char *path, unsigned long long max, size_t *len, char *err,
+		      size_t errlen)
+{
+	size_t size, got = 0;
+	int fd = input_file_open(path, max, &size, err, errlen), e;
+	char *text = fd >= 0 ? malloc(size + 1) : NULL;
+
+	while (text && got < size) {
+		ssize_t n = read(fd, text + got, size - got);
+
+		if (n <= 0) {
+			e = n ? errno : EIO;
+			snprintf(err, errlen, "%s", strerror(e));
+			free(text);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		got += (size_t)n;
+	}
+	if (fd >= 0 && !text)
+		snprintf(err, errlen, "out of memory");
+	if (fd >= 0)
+		close(fd);
+	if (!text)
+		return NULL;
+	text[got] = 0;
+	if (len)
+		*len = got;
+	return text;
 }
 
 bool input_file_check(const char *path, unsigned long long max, char *err, size_t errlen)

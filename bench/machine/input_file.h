@@ -18,6 +18,14 @@
 int input_file_open(const char *path, unsigned long long max, size_t *size, char *err,
 		    size_t errlen);
 
+/*
+ * The whole of path, checked as above, NUL-terminated in a malloc'd buffer (free it); *len gets
+ * its length (may be NULL).  NULL with err when it fails the check or cannot be read (errno
+ * kept: ENOENT for a missing file).
+ */
+char *input_file_read(const char *path, unsigned long long max, size_t *len, char *err,
+		      size_t errlen);
+
 /* The same check alone: true when path passes it, else false with err. */
 bool input_file_check(const char *path, unsigned long long max, char *err, size_t errlen);
 

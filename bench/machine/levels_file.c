@@ -152,27 +152,16 @@ static bool parse_curve(char *rest, struct levels_file *lf)
 int levels_read(const char *path, const char *fingerprint, struct levels_file *lf, char *err,
 		size_t errlen)
 {
-	size_t size;
 	char *text, *line, *rest;
-	int fd, lineno = 0;
-	ssize_t got;
+	int lineno = 0;
 
 	memset(lf, 0, sizeof *lf);
 	field(lf->path, sizeof lf->path, path);
 	if (fingerprint)
 		field(lf->fingerprint, sizeof lf->fingerprint, fingerprint);
-	fd = input_file_open(path, LEVELS_FILE_MAX_BYTES, &size, err, errlen);
-	if (fd < 0)
+	text = input_file_read(path, LEVELS_FILE_MAX_BYTES, NULL, err, errlen);
+	if (!text)
 		return errno == ENOENT && fingerprint ? 0 : 2;
-	text = malloc(size + 1);
-	got = text ? read(fd, text, size) : -1;
-	close(fd);
-	if (got < 0) {
-		snprintf(err, errlen, "%s", text ? strerror(errno) : "out of memory");
-		free(text);
-		return 2;
-	}
-	text[got] = 0;
 	rest = text;
 	lf->fingerprint[0] = 0; /* the file's own, to be compared */
 	while ((line = strsep(&rest, "\n"))) {
