@@ -388,6 +388,7 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 	uint64_t t0, last, interval = (uint64_t)(o->interval * 1e9);
 	bool stalled = false; /* the last interval was stretched by a stall */
 	off_t kept = ftello(f); /* bytes known whole: the preamble, then each row written */
+	char abs[4096];
 	int sig, werr = 0;
 
 	if (!g) {
@@ -464,7 +465,8 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 		fprintf(stderr, "storebench load: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	fprintf(stderr, "storebench: csv %s\n", path);
+	/* absolute, as run says it: scripts take the file from this line (README) */
+	fprintf(stderr, "storebench: csv %s\n", outfiles_absolute(path, abs, sizeof abs) ? abs : path);
 	return sig ? 128 + sig : 0;
 }
 
@@ -492,6 +494,12 @@ int cmd_load(int argc, char **argv)
 		fprintf(stderr, "storebench load: --chunk %llu is larger than --mem %llu: a thread's "
 				"region holds whole chunks\n", (unsigned long long)o.chunk,
 			(unsigned long long)o.mem);
+		return 2;
+	}
+	/* --once times the first touch and stops: a duration or a rate would be ignored */
+	if (o.once && (o.duration > 0 || o.write_rate > 0)) {
+		fprintf(stderr, "storebench load: --once times the first touch only; %s does not apply "
+				"to it (drop one of them)\n", o.duration > 0 ? "--duration" : "--write-rate");
 		return 2;
 	}
 	o.mem = o.mem / o.chunk * o.chunk;

@@ -79,8 +79,7 @@ static int too_long(const char *what, const char *path)
 	return 2;
 }
 
-/* The absolute form of path: its folder resolved, its last component as given. */
-static bool absolute(const char *path, char *out, size_t len)
+bool outfiles_absolute(const char *path, char *out, size_t len)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -180,9 +179,9 @@ int outfiles_create(struct outfiles *of, const char *csv, const char *json, cons
 		return too_long("--json", json);
 	if (csv && !json && !json_beside(csv, of->json.path, sizeof of->json.path))
 		return too_long("--csv", csv);
-	if (csv && !absolute(of->csv.path, of->csv.abs, sizeof of->csv.abs))
+	if (csv && !outfiles_absolute(of->csv.path, of->csv.abs, sizeof of->csv.abs))
 		return errno == ENAMETOOLONG ? too_long("--csv", csv) : fail_path("CSV file", csv, errno);
-	if (csv && !absolute(of->json.path, of->json.abs, sizeof of->json.abs))
+	if (csv && !outfiles_absolute(of->json.path, of->json.abs, sizeof of->json.abs))
 		return errno == ENAMETOOLONG ? too_long("--json", of->json.path)
 					     : fail_path("JSON file", of->json.path, errno);
 	if (csv) {
@@ -211,8 +210,8 @@ int outfiles_create(struct outfiles *of, const char *csv, const char *json, cons
 			return fail_path("CSV file", of->csv.path, e);
 		if (!json)
 			snprintf(of->json.path, sizeof of->json.path, "%s", jp);
-		if (!absolute(of->csv.path, of->csv.abs, sizeof of->csv.abs) ||
-		    !absolute(of->json.path, of->json.abs, sizeof of->json.abs)) {
+		if (!outfiles_absolute(of->csv.path, of->csv.abs, sizeof of->csv.abs) ||
+		    !outfiles_absolute(of->json.path, of->json.abs, sizeof of->json.abs)) {
 			e = errno;
 			outfiles_discard(of);
 			return e == ENAMETOOLONG ? too_long("--json", of->json.path)

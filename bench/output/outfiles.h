@@ -77,6 +77,10 @@ bool outfiles_close(struct outfiles *of, const char **failed);
 /* Remove both files, each only if its name still holds the inode this run created. */
 void outfiles_discard(struct outfiles *of);
 
+/* The absolute form of path (its folder resolved, its last component as given) into out, for
+ * the `storebench: csv PATH` lines; false with errno when it cannot be had. */
+bool outfiles_absolute(const char *path, char *out, size_t len);
+
 /* Arm (of) or disarm (NULL) removal of both files should anything call exit() meanwhile. */
 void outfiles_guard(struct outfiles *of);
 

@@ -200,6 +200,14 @@ def test_once(d):
     meta, rows, _ = read(path)
     check(rc == 0 and not rows and float(meta["first_touch_s"]) > 0 and
           meta["summary_intervals"] == "0", f"once: exit {rc}, {len(rows)} rows, {meta.get('first_touch_s')}")
+    # a relative --csv: the file line is absolute, as run's (issue 40.16: load printed it as
+    # given)
+    r = subprocess.run([SB, "load", "--csv", "rel.csv", "--once"] + SMALL, cwd=d,
+                       capture_output=True, text=True, timeout=60)
+    line = [l for l in r.stderr.splitlines() if l.startswith("storebench: csv ")]
+    check(r.returncode == 0 and line == ["storebench: csv " + os.path.join(os.path.realpath(d),
+                                                                            "rel.csv")],
+          f"once: the csv line is the absolute path: {line}")
 
 
 def test_errors(d):
@@ -212,7 +220,8 @@ def test_errors(d):
              (["--duration"], "--duration"), (["--pages", "2m"], "--pages"),
              (["--interval", "0x10"], "--interval"), (["--machine", "../up"], "--machine"),
              (["--threads", str(len(os.sched_getaffinity(0)) + 1)], "CPUs are allowed here"),
-             (["--mem", "20TiB"], "MemAvailable")]
+             (["--mem", "20TiB"], "MemAvailable"), (["--once", "--duration", "2"], "--once"),
+             (["--once", "--write-rate", "1"], "--write-rate")]
     for args, name in cases:
         before = set(os.listdir(d))
         r = subprocess.run([SB, "load", "--csv", os.path.join(d, "e.csv")] + args,
