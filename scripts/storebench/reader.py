@@ -48,10 +48,18 @@ class Run:
 
     def require(self, names, why=""):
         missing = [c for c in names if c not in self.columns]
+        if missing and self.is_load():
+            # the usual mistake: a time series where a run's points are wanted
+            raise CsvError("%s: a load time series (storebench load), not a run's points: "
+                           "scripts/plot draws it" % self.path)
         if missing:
             raise CsvError("%s: lacks column%s %s%s" % (
                 self.path, "s" if len(missing) > 1 else "", ", ".join(missing),
                 " (needed for %s)" % why if why else ""))
+
+    def is_load(self):
+        """Whether this is a `storebench load` time series (its t_s column), not a run."""
+        return "t_s" in self.columns and "kernel" not in self.columns
 
     def cache_bytes(self, level):
         """Per-instance size of cache 'l1d', 'l2', 'l3' from the metadata; None when unknown."""

@@ -116,6 +116,10 @@ def test_errors(tmp):
         fails(write(tmp, "load-%s.csv" % name, load + ok + row), "line 3: " + want)
     check(len(reader.load(write(tmp, "load-ok.csv", load + ok + "2.0,1.0,0,10,10,10,1\n")).rows)
           == 2, "a well-formed load series reads, a rate of 0 included")
+    # a load series where a run's points are needed says what it is (issue 40.16: table said
+    # it lacked nine columns)
+    fails(os.path.join(tmp, "load-ok.csv"), "a load time series (storebench load)",
+          required=("kernel", "gbps_median"))
 
 
 def main():
