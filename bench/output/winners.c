@@ -120,9 +120,13 @@ void winners_print(FILE *out, const struct compare *c)
 		return;
 	}
 	fprintf(out, "storebench: the answer, per comparison group (paired 95 %% intervals over the "
-		     "rounds, tie band +-%.0f %%): %zu decided, %zu tie, %zu undecided\n",
-		100 * c->band, c->count[VERDICT_DECIDED], c->count[VERDICT_TIE],
-		c->count[VERDICT_UNDECIDED]);
+		     "rounds, tie band +-%.0f %%): %zu decided, %zu tie, %zu undecided", 100 * c->band,
+		c->count[VERDICT_DECIDED], c->count[VERDICT_TIE], c->count[VERDICT_UNDECIDED]);
+	/* a group of one kernel has nothing to be compared with: say so, not three zeros */
+	if (c->count[VERDICT_NONE])
+		fprintf(out, "; %zu group%s with nothing to compare (one kernel)", c->count[VERDICT_NONE],
+			c->count[VERDICT_NONE] == 1 ? "" : "s");
+	fputc('\n', out);
 	for (size_t g = 0; g < c->g->ngroups; g++) {
 		size_t l = c->leader[g];
 		const struct compare_point *p;

@@ -123,6 +123,13 @@ def errors():
 def sweep():
     avail = kernels()
     vk = vector_kernel(avail)
+    # groups of one kernel: the answer line says there was nothing to compare (issue 40.16:
+    # "0 decided, 0 tie, 0 undecided" alone)
+    with tempfile.TemporaryDirectory() as d:
+        r = run(["--kernels", "memset", "--call", "4KiB,8KiB", "--threads", "1", "--rounds", "2",
+                 "--min-time", "0.002", "--repetitions", "2", *NO_CANARY], d)
+        check(r.returncode == 0 and "2 groups with nothing to compare (one kernel)" in r.stderr,
+              f"single-kernel groups named in the answer line: {r.stderr[-400:]}")
     with tempfile.TemporaryDirectory() as d:
         args = ["--kernels", f"memset,{vk}", "--call", "4KiB,64KiB", "--threads", "1,all",
                 "--min-time", "0.002", "--repetitions", "2", *NO_CANARY]
