@@ -192,6 +192,10 @@ static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
 	if (!cpu->invariant_tsc)
 		fprintf(stderr, "storebench run: note: TSC not invariant here; tick columns stay "
 				"empty\n");
+	if (o->budget_s > 0 && o->rounds < 2)
+		fprintf(stderr, "storebench run: note: --budget %g s adds rounds after the --rounds "
+				"ones (2 or more); at --rounds 1 there are none, so it has no effect\n",
+			o->budget_s);
 }
 
 /*

@@ -130,6 +130,12 @@ def sweep():
                  "--min-time", "0.002", "--repetitions", "2", *NO_CANARY], d)
         check(r.returncode == 0 and "2 groups with nothing to compare (one kernel)" in r.stderr,
               f"single-kernel groups named in the answer line: {r.stderr[-400:]}")
+    # a budget that cannot act is said to have no effect (issue 40.16: ignored without a note)
+    with tempfile.TemporaryDirectory() as d:
+        r = run(["--kernels", "memset", "--call", "4KiB", "--threads", "1", "--rounds", "1",
+                 "--budget", "5", "--min-time", "0.002", "--repetitions", "1", *NO_CANARY], d)
+        check(r.returncode == 0 and "--budget 5 s adds rounds" in r.stderr and
+              "no effect" in r.stderr, f"--rounds 1 --budget 5: a note: {r.stderr[-400:]}")
     with tempfile.TemporaryDirectory() as d:
         args = ["--kernels", f"memset,{vk}", "--call", "4KiB,64KiB", "--threads", "1,all",
                 "--min-time", "0.002", "--repetitions", "2", *NO_CANARY]
