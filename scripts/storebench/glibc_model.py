@@ -525,7 +525,9 @@ def describe(m, largest):
 
 
 def fmt_threshold(v):
-    return "-" if v is None else "SIZE_MAX" if v == SIZE_MAX else fmt_bytes(v)
+    """A threshold as a size; SIZE_MAX and anything past it (a tunable's huge value) as
+    SIZE_MAX, never '1.87e+08 GiB'."""
+    return "-" if v is None else "SIZE_MAX" if v >= SIZE_MAX else fmt_bytes(v)
 
 
 def rule_source(rule, version):

@@ -41,20 +41,27 @@ def parser():
 
 
 def versions(text):
+    """The versions --glibc names, each once, in order; 'all' for every modelled one.  An empty
+    list is an error, as for advise --glibc (it once meant all)."""
     if text == "all":
         return list(gm.VERSIONS)
-    out = [v.strip() for v in text.split(",") if v.strip()]
+    out = list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
+    if not out:
+        raise gm.ModelError("--glibc '%s': name a version or all (modelled: %s)" % (
+            text, ", ".join(gm.VERSIONS)))
     for v in out:
         if v not in gm.VERSIONS:
             raise gm.ModelError("--glibc %s: glibc %s is not modelled (modelled: %s)" % (
                 text, v, ", ".join(gm.VERSIONS)))
-    return out or list(gm.VERSIONS)
+    return out
 
 
 def tunables(text):
     """{'glibc.cpu.NAME': value} with numbers checked as glibc reads them."""
     out = {}
     for name, value in ag.parse_tunables(text or ""):
+        if value is None:
+            raise gm.ModelError("--tunables: '%s' is no NAME=VALUE" % name)
         if name != gm.TUNABLE % "hwcaps" and ag.to_u64(value) is None:
             raise gm.ModelError("--tunables: %s=%s: not a number" % (name, value))
         out[name] = value

@@ -5,6 +5,7 @@
 """Usage: glibc_model_test.py ROOT STOREBENCH MACHINES PART    (PART: live, source, replay, cli)"""
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -238,7 +239,16 @@ def test_cli():
     check(out.returncode == 0 and out.stdout in page,
           "docs/glibc.md holds today's model of %s: regenerate it with scripts/glibc-model "
           "--markdown --cpuid ..." % ", ".join(dumps))
-    for bad, why in ((["--glibc", "2.35"], "not modelled"), (["--cpuid", "/nonexistent"],
+    # issue 40.16: --glibc '' meant all, a version twice printed twice, --tunables garbage
+    # printed garbage=None, and a threshold past SIZE_MAX read 1.87e+08 GiB
+    out = subprocess.run([SCRIPT, "--cpuid", os.path.join(CPUID, "amd-epyc-9655-96-core-processor.test"),
+                          "--glibc", "2.40,2.40"], capture_output=True, text=True, timeout=60)
+    check(out.returncode == 0 and len(re.findall(r"(?m)^\|? ?2\.40 ", out.stdout)) == 1,
+          "--glibc 2.40,2.40: one row: %s" % out.stdout[:600])
+    check(gm.fmt_threshold(gm.SIZE_MAX * 3) == "SIZE_MAX", "a threshold past SIZE_MAX reads SIZE_MAX")
+    for bad, why in ((["--glibc", ""], "name a version or all"),
+                     (["--tunables", "garbage"], "is no NAME=VALUE"),
+                     (["--glibc", "2.35"], "not modelled"), (["--cpuid", "/nonexistent"],
                                                              "nonexistent"),
                      (["--tunables", "glibc.cpu.x86_rep_stosb_threshold=abc"], "not a number")):
         out = subprocess.run([SCRIPT] + bad, capture_output=True, text=True, timeout=60)
