@@ -121,6 +121,10 @@ static int option(int argc, char **argv, int *i, struct load_options *o)
 		o->kernel = v;
 	else if (!strcmp(name, "--placement"))
 		o->placement = v;
+	else if (!strcmp(name, "--csv") && (!*v || strlen(v) >= 4096))
+		/* as run: bad input, exit 2, before any file is tried */
+		return bad(name, *v ? "..." : v, *v ? "a path of 4096 bytes or more" :
+						     "want a file name");
 	else if (!strcmp(name, "--csv"))
 		o->csv = v;
 	else if (!strcmp(name, "--machine"))
@@ -133,7 +137,10 @@ static int option(int argc, char **argv, int *i, struct load_options *o)
 	else if (!strcmp(name, "--mem"))
 		return size_value(v, &o->mem) ? 0 : bad(name, v, "want a size, e.g. 1GiB");
 	else if (!strcmp(name, "--chunk"))
-		return size_value(v, &o->chunk) ? 0 : bad(name, v, "want a size, e.g. 4KiB");
+		/* whole lines, as run's --chunk: a streaming kernel stores whole 64-byte lines */
+		return size_value(v, &o->chunk) && o->chunk % 64 == 0 ? 0 :
+			bad(name, v, "want a size that is a multiple of 64, e.g. 4KiB");
+
 	else if (!strcmp(name, "--rw"))
 		return number_parse(v, 0, 100, true, &d) ? (o->rw = (unsigned)d, 0)
 							  : bad(name, v, "want a whole percent 0..100");
@@ -502,6 +509,11 @@ int cmd_load(int argc, char **argv)
 				"to it (drop one of them)\n", o.duration > 0 ? "--duration" : "--write-rate");
 		return 2;
 	}
+	if (o.mem % o.chunk)
+		fprintf(stderr, "storebench load: note: --mem %llu is %llu whole chunks of %llu bytes: "
+				"%llu bytes a thread\n", (unsigned long long)o.mem,
+			(unsigned long long)(o.mem / o.chunk), (unsigned long long)o.chunk,
+			(unsigned long long)(o.mem / o.chunk * o.chunk));
 	o.mem = o.mem / o.chunk * o.chunk;
 	k = kernel_find(o.kernel);
 	if (!k)

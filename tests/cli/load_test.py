@@ -221,7 +221,8 @@ def test_errors(d):
              (["--interval", "0x10"], "--interval"), (["--machine", "../up"], "--machine"),
              (["--threads", str(len(os.sched_getaffinity(0)) + 1)], "CPUs are allowed here"),
              (["--mem", "20TiB"], "MemAvailable"), (["--once", "--duration", "2"], "--once"),
-             (["--once", "--write-rate", "1"], "--write-rate")]
+             (["--once", "--write-rate", "1"], "--write-rate"), (["--chunk", "63"], "--chunk"),
+             (["--csv", ""], "--csv"), (["--csv", "x" * 5000], "--csv")]
     for args, name in cases:
         before = set(os.listdir(d))
         r = subprocess.run([SB, "load", "--csv", os.path.join(d, "e.csv")] + args,
