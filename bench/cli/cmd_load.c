@@ -23,6 +23,7 @@
 #include "options.h"
 #include "outfiles.h"
 #include "placement.h"
+#include "rw.h"
 #include "signals.h"
 #include "sizes.h"
 
@@ -34,8 +35,9 @@ static const char usage[] =
 	"A steady memory load (memtouch's): each of --threads threads, pinned as --placement says\n"
 	"(compact, spread or cpus:LIST; default compact), first touches its own --mem bytes (default\n"
 	"1GiB) with the store kernel --kernel (default memset; `storebench list`), then walks them in\n"
-	"--chunk calls (default 4KiB), --rw percent of them stores (default 100, spread evenly: 50\n"
-	"reads and writes alternately), the rest reads, until --duration seconds have passed\n"
+	"--chunk calls (default 4KiB, a multiple of 64), --rw of them stores (default 100; a percent\n"
+	"like 50.5 or read:write like 3:1, as run's --rw; spread evenly: 50 reads and writes\n"
+	"alternately), the rest reads, until --duration seconds have passed\n"
 	"(default: until SIGINT or SIGTERM).  --write-rate caps the stores of all threads together,\n"
 	"in GB/s (1e9 bytes), so a migration test dirties memory at a known rate.  --once: the first\n"
 	"touch only, its time reported, no steady load.\n"
@@ -56,7 +58,7 @@ struct load_options {
 	const char *kernel, *placement, *csv, *machine;
 	unsigned threads;
 	uint64_t mem, chunk;
-	unsigned rw;         /* percent of chunks stored */
+	struct rw_ratio rw;  /* share of chunks stored, run's --rw grammar (75, 50.5, 3:1) */
 	enum page_policy pages;
 	unsigned fill;
 	double duration;     /* seconds; 0: until a signal */
@@ -89,7 +91,6 @@ static int option(int argc, char **argv, int *i, struct load_options *o)
 {
 	const char *a = argv[*i], *eq = strchr(a, '='), *v;
 	char name[32];
-	double d;
 	uint64_t u;
 
 	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -140,10 +141,16 @@ static int option(int argc, char **argv, int *i, struct load_options *o)
 		/* whole lines, as run's --chunk: a streaming kernel stores whole 64-byte lines */
 		return size_value(v, &o->chunk) && o->chunk % 64 == 0 ? 0 :
 			bad(name, v, "want a size that is a multiple of 64, e.g. 4KiB");
+	else if (!strcmp(name, "--rw")) {
+		char err[200];
+		size_t n;
 
-	else if (!strcmp(name, "--rw"))
-		return number_parse(v, 0, 100, true, &d) ? (o->rw = (unsigned)d, 0)
-							  : bad(name, v, "want a whole percent 0..100");
+		/* one ratio, by run's --rw rule: a percent with up to two decimals or R:W */
+		if (!rw_parse_list(v, &o->rw, 1, &n, err, sizeof err))
+			return 0;
+		fprintf(stderr, "storebench load: %s\n", err);
+		return 2;
+	}
 	else if (!strcmp(name, "--pages")) {
 		for (int p = PAGES_4K; p <= PAGES_HUGETLB; p++)
 			if (!strcmp(v, page_policy_name[p])) {
@@ -260,7 +267,7 @@ static void preamble(FILE *f, const struct load_options *o, const struct machine
 		     const struct kernel *k, const struct load_kernel *lk, const struct placement *pl,
 		     int argc, char **argv, time_t now)
 {
-	char stamp[32], cmd[4096] = "storebench";
+	char stamp[32], cmd[4096] = "storebench", rw[16];
 	size_t used = strlen(cmd);
 
 	for (int i = 0; i < argc && used + 2 < sizeof cmd; i++)
@@ -282,7 +289,7 @@ static void preamble(FILE *f, const struct load_options *o, const struct machine
 	fputc('\n', f);
 	metadata_kv(f, "# ", "load_mem_bytes", "%llu", (unsigned long long)o->mem);
 	metadata_kv(f, "# ", "load_chunk_bytes", "%llu", (unsigned long long)o->chunk);
-	metadata_kv(f, "# ", "load_rw_ratio", "%u", o->rw);
+	metadata_kv(f, "# ", "load_rw_ratio", "%s", rw_ratio_format(&o->rw, rw, sizeof rw));
 	metadata_kv(f, "# ", "load_pages", "%s", page_policy_name[o->pages]);
 	metadata_kv(f, "# ", "load_fill_byte", "%u", o->fill);
 	metadata_kv(f, "# ", "load_interval_s", "%g", o->interval);
@@ -480,7 +487,7 @@ static int measure(FILE *f, const struct load_options *o, const struct load_conf
 int cmd_load(int argc, char **argv)
 {
 	struct load_options o = { .kernel = "memset", .placement = "compact", .threads = 1,
-				  .mem = 1ull << 30, .chunk = 4096, .rw = 100, .pages = PAGES_4K,
+				  .mem = 1ull << 30, .chunk = 4096, .rw = { 1, 1, "100" }, .pages = PAGES_4K,
 				  .fill = 0xa5, .interval = 1 };
 	struct machine m = { 0 };
 	struct placement pl = { 0 };
@@ -572,7 +579,7 @@ int cmd_load(int argc, char **argv)
 	struct load_config c = {
 		.k = k, .store = kernel_store_at(k, o.chunk), .read = lk->fn, .threads = o.threads,
 		.cpu = pl.cpu, .node = pl.node, .pages = o.pages, .mem_bytes = o.mem,
-		.chunk_bytes = o.chunk, .write_parts = o.rw, .total_parts = 100, .fill = (int)o.fill,
+		.chunk_bytes = o.chunk, .write_parts = o.rw.write_parts, .total_parts = o.rw.total_parts, .fill = (int)o.fill,
 		.write_rate = o.write_rate * 1e9, .once = o.once, .stopped = signals_pending,
 	};
 	rc = measure(f, &o, &c, path);

@@ -3,7 +3,7 @@
 # Python 3 standard library.  Asserts what a user relies on, never a speed: the rows add up to
 # the workers' own totals, a stop leaves a valid file, a kill loses only the current interval,
 # a write cap is never exceeded, bad input is one line and exit 2 with no file.
-"""usage: load_test.py STOREBENCH sums|signals|rate|once|errors|stall|full
+"""usage: load_test.py STOREBENCH sums|signals|rate|once|errors|stall|full|ratio
 
 sums     2 threads at rw 50 for 1.5 s in 0.25 s intervals: six whole intervals (and at most the
          stop's remainder, complete=0), every row's bytes are whole chunks,
@@ -21,6 +21,7 @@ errors   bad values, an unknown option or kernel, a chunk above --mem, too many 
          pages): exit 2, one printable stderr line naming the option or the memory, no new file.
 stall    SIGSTOP for 1 s at 0.2 s intervals: one stretched row, complete=0, no catch-up rows.
 full     a file size limit of 8 KiB: exit 1 naming the file, whole rows only, no summary.
+ratio    --rw 3:1 (run's grammar): a chunk in four stored, load_rw_ratio 25.
 """
 
 import csv
@@ -184,6 +185,19 @@ def test_full(d):
           f"full: whole rows only, no summary ({len(text)} bytes, last {lines[-1:]!r})")
 
 
+def test_ratio(d):
+    """--rw by run's grammar (issue 40.16: load refused 3:1 and 50.5): 3:1 stores one chunk in
+    four, recorded as 25."""
+    rc, path, err = load(d, "ratio", SMALL + ["--rw", "3:1", "--duration", "0.5",
+                                               "--interval", "0.25"])
+    meta, rows, _ = read(path)
+    chunk = 4096
+    rd, wr = int(meta.get("workers_read_bytes", 0)), int(meta.get("workers_write_bytes", 0))
+    check(rc == 0 and meta.get("load_rw_ratio") == "25" and wr > 0 and
+          abs(rd - 3 * wr) <= 4 * chunk, f"--rw 3:1: exit {rc}, ratio "
+          f"{meta.get('load_rw_ratio')}, read {rd} vs 3 x written {3 * wr}: {err.strip()}")
+
+
 def test_rate(d):
     rc, path, err = load(d, "rate", SMALL + ["--threads", "2", "--write-rate", "0.2",
                                               "--duration", "1.5", "--interval", "0.5"])
@@ -249,7 +263,8 @@ def test_errors(d):
 
 if __name__ == "__main__":
     parts = {"sums": test_sums, "signals": test_signals, "rate": test_rate, "once": test_once,
-             "errors": test_errors, "stall": test_stall, "full": test_full}
+             "errors": test_errors, "stall": test_stall, "full": test_full,
+             "ratio": test_ratio}
     if PART not in parts:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as tmp:
