@@ -182,6 +182,16 @@ int machine_load(struct machine *m, const char *cmd)
 		}
 		if (!m->topology_file && m->topo->source) /* another hwloc variable swapped it */
 			m->topology_file = m->topo->source;
+		/* hwloc falls back to this machine on a synthetic description it cannot read: say
+		 * so rather than show this machine as if it were the one described */
+		if (!m->topology_file && getenv("HWLOC_SYNTHETIC") && *getenv("HWLOC_SYNTHETIC") &&
+		    strcmp(m->topo->backend, "Synthetic")) {
+			fprintf(stderr, "%s: HWLOC_SYNTHETIC '%s': hwloc could not read it (this "
+					"machine's topology came back instead); see hwloc's synthetic "
+					"syntax, e.g. 'pack:2 core:4 pu:2'\n", cmd,
+				getenv("HWLOC_SYNTHETIC"));
+			return 2;
+		}
 		if (!m->cpuid_file && m->topology_file)
 			cpu_from_topology(&m->cpu, m->topo);
 		else if (m->cpuid_file)

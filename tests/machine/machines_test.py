@@ -266,6 +266,13 @@ def test_replay():
                        (["list", "--topology", xml], "--cpuid FILE"),
                        (["info", "--topology="], "--topology needs a file")):
         one_line_exit2(sb(*args), " ".join(args), must)
+    # a synthetic topology hwloc cannot read is said, not replaced by this machine in silence
+    # (issue 40.16); one it reads is replayed
+    bad = dict(os.environ, HWLOC_SYNTHETIC="garbage:xx")
+    one_line_exit2(sb("info", env=bad), "info with HWLOC_SYNTHETIC garbage", "HWLOC_SYNTHETIC")
+    good = sb("info", env=dict(os.environ, HWLOC_SYNTHETIC="pack:2 core:2 pu:1"))
+    check(good.returncode == 0 and "replayed=topology:hwloc environment" in good.stdout,
+          f"a synthetic topology hwloc reads is replayed: {good.stderr.strip()}")
     # a cut or garbled CPUID dump: exit 2 naming the line or the missing leaf (issue 40.7: leaf
     # 1 cut read as family 0x0, exit 0)
     with open(os.path.join(DIR, "cpuid", "intel-xeon-platinum-8570.test")) as f:
