@@ -150,13 +150,15 @@ int run_levels(const struct cmdline *cl, struct machine *m, const struct run_con
 {
 	const char *spec = o->levels_spec;
 	bool replayed = m->topology_file || m->cpuid_file;
-	char err[300];
+	char err[300] = "";
 
 	if (!strcmp(spec, "reported"))
 		return 0;
 	if (strcmp(spec, "auto") && strcmp(spec, "measure")) {
-		if (!levels_read(spec, NULL, &m->levels, err, sizeof err))
+		if (!levels_read(spec, NULL, &m->levels, err, sizeof err) && m->levels.n)
 			return 0;
+		if (!m->levels.n && !err[0])
+			snprintf(err, sizeof err, "holds no measured levels (an empty file?)");
 		fprintf(stderr, "storebench run: --levels '%s': %s (want auto, measure, reported or "
 				"a levels file)\n", spec, err);
 		return 2;

@@ -16,7 +16,10 @@ def parse_bytes(text):
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", text or "")
     if not m or m.group(2).lower() not in _UNITS:
         raise ValueError("not a size: %r (use e.g. 4096, 48KiB, 1MiB, 1GiB)" % text)
-    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    n = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    if n >= 1 << 64:
+        raise ValueError("not a size: %r is more than 2^64 - 1 bytes" % text)
+    return n
 
 
 def fmt_bytes(n):

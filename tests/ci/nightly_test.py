@@ -174,6 +174,8 @@ def usage(tmp):
         (["--no-such-option"], "unrecognized arguments"),
         (["--budget", "soon"], "not a duration"),
         (["--budget", "0"], "positive"),
+        (["--budget", str(1 << 64)], "more than a day"),  # it once started a run
+        (["--budget", "25h"], "more than a day"),
         (["--budget", "1h30"], "not a duration"),
         (["--threshold", "-3"], "out of range"),
         (["--alpha", "1.5"], "out of range"),

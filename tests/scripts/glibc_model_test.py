@@ -247,6 +247,7 @@ def test_cli():
           "--glibc 2.40,2.40: one row: %s" % out.stdout[:600])
     check(gm.fmt_threshold(gm.SIZE_MAX * 3) == "SIZE_MAX", "a threshold past SIZE_MAX reads SIZE_MAX")
     for bad, why in ((["--glibc", ""], "name a version or all"),
+                     (["--max-size", str(1 << 64)], "more than 2^64 - 1 bytes"),
                      (["--tunables", "garbage"], "is no NAME=VALUE"),
                      (["--glibc", "2.35"], "not modelled"), (["--cpuid", "/nonexistent"],
                                                              "nonexistent"),

@@ -90,7 +90,10 @@ def part_refused():
     check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and
           "never measured" in r.stderr, "--levels measure on a replay: exit 2, one line: %s"
           % r.stderr.strip())
-    for bad in ("/dev/zero", os.path.join(FIXTURES, "machines", "README.md"), "/no/such/file"):
+    empty = os.path.join(os.environ.get("TMPDIR", "/tmp"), "guest_replay_empty.levels")
+    open(empty, "w").close()
+    for bad in ("/dev/zero", os.path.join(FIXTURES, "machines", "README.md"), "/no/such/file",
+                empty):
         r = subprocess.run([STOREBENCH, "run", "--dry-run", *REPLAY, "--levels", bad],
                            capture_output=True, text=True)
         check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and

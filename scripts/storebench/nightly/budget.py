@@ -75,6 +75,11 @@ def reserve(budget_s):
 DURATION = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 
 
+# The longest budget: a day, as `storebench run --budget` takes (BUDGET_MAX_S); 2^64 s once
+# started a nightly run.
+DURATION_MAX_S = 86400
+
+
 def parse_duration(text):
     """Seconds of '5400', '5400s', '90m', '1h30m', '1h', '2m30s'; ValueError otherwise.  Every
     number but a lone one carries its unit: '1h30' is an error, not 3630 s or 5400 s."""
@@ -90,6 +95,9 @@ def parse_duration(text):
         total = h * 3600 + mi * 60 + s
     if total <= 0:
         raise ValueError(f"'{text}' must be positive")
+    if total > DURATION_MAX_S:
+        raise ValueError(f"'{text}' is more than a day ({DURATION_MAX_S} s), storebench's own "
+                         "--budget limit")
     return total
 
 
