@@ -364,13 +364,8 @@ static void summary(FILE *f, const struct series *s, const struct load_count *to
 /* Close f and remove path if the name still holds the file this command created. */
 static void discard(FILE *f, const char *path)
 {
-	struct stat mine, named;
-	bool own = !fstat(fileno(f), &mine) && !lstat(path, &named) &&
-		   mine.st_dev == named.st_dev && mine.st_ino == named.st_ino;
-
+	outfiles_remove_own(fileno(f), path);
 	fclose(f);
-	if (own)
-		unlink(path);
 }
 
 /*

@@ -130,12 +130,18 @@ static int create_excl(struct outfile *f)
 	return 0;
 }
 
-/* Whether f's name still holds the inode this run created. */
-static bool still_own(const struct outfile *f)
+/* Whether path still names the inode (dev, ino). */
+static bool names_inode(const char *path, dev_t dev, ino_t ino)
 {
 	struct stat st;
 
-	return !lstat(f->path, &st) && st.st_dev == f->dev && st.st_ino == f->ino;
+	return !lstat(path, &st) && st.st_dev == dev && st.st_ino == ino;
+}
+
+/* Whether f's name still holds the inode this run created. */
+static bool still_own(const struct outfile *f)
+{
+	return names_inode(f->path, f->dev, f->ino);
 }
 
 /* Remove f if its name still holds the inode this run created (never a file put there since). */
@@ -144,6 +150,14 @@ static void remove_own(struct outfile *f)
 	if (f->created && still_own(f))
 		unlink(f->path);
 	f->created = false;
+}
+
+void outfiles_remove_own(int fd, const char *path)
+{
+	struct stat st;
+
+	if (!fstat(fd, &st) && names_inode(path, st.st_dev, st.st_ino))
+		unlink(path);
 }
 
 /* path with its .csv extension (if any) replaced by .json; false if that does not fit */

@@ -77,6 +77,10 @@ bool outfiles_close(struct outfiles *of, const char **failed);
 /* Remove both files, each only if its name still holds the inode this run created. */
 void outfiles_discard(struct outfiles *of);
 
+/* Remove path if it still names the file open on fd (the one this command created), never a
+ * file put there since: the one rule run and load remove their files by. */
+void outfiles_remove_own(int fd, const char *path);
+
 /* The absolute form of path (its folder resolved, its last component as given) into out, for
  * the `storebench: csv PATH` lines; false with errno when it cannot be had. */
 bool outfiles_absolute(const char *path, char *out, size_t len);
