@@ -29,13 +29,15 @@ skew     --inject-skew: the last thread starts every batch 2 ms after the barrie
 drift    --drift-band 0 drives every canary out of its band for the whole sweep: the DRAM point
          is flagged drift by the DRAM canary, the L1 point by the L2 canary.
 drift_third  --inject-drift 900 slows only the canary's samples in the middle third of the
-         sweep to a tenth of their speed (400, a fifth, over 12 rounds), out of a band of 70 %
+         sweep to a tenth of their speed, out of a band of 70 %
          that the host's own drift stays within (the Turin guest's quiet samples read 19-38
          GB/s within one run on 2026-12-06, and a band of 60 % flagged a quiet point): at one round
          exactly the DRAM rows between an out-of-band sample and its
          neighbours are drift (the band around the median of the samples so far, so the slow
-         third does not move it), no L1 row ever; over 12 rounds a DRAM point out of band in only
-         a third of its rounds (and half at most) is not drift, and the L1 points are not either.
+         third does not move it), no L1 row ever.  Over 12 rounds a point out of band in a third
+         of its rounds is not drift: tests/output/rows_test.c, on constructed series (a real
+         12-round run shows it only where no quiet sample leaves the band, and the same guest's
+         quiet samples also read 16 and 39 GB/s within one run).
 rounds_share  12 rounds of one repetition: the busy process on the measuring CPU for 0.4 s of
          the run bends a few repetitions (cpu_share_min below the limit) and the rows whose median
          repetition kept its CPU are not shared_cpu (one round sample of many, which the interval
@@ -461,22 +463,8 @@ def test_drift_third(d):
     check(got == want and any(want.values()),
           f"drift_third: drift rows {sorted(k for k, v in got.items() if v)}, want "
           f"{sorted(k for k, v in want.items() if v)} (series {meta['canary_series']})")
-    # 12 rounds of 8 points of about 0.25 s: a canary window (1 s) is at most half a round, so
-    # a point's measurements out of band are at most its 4 middle rounds and one on each side,
-    # 6 of 12: not more than half.  A fifth of the speed is out of the band here (no row may
-    # be flagged, so no median so far needs the margin of one round's tenth), and the bent
-    # passes, busy-waiting 4 x their time instead of 9 x, take 12 s less.
-    meta, rows, _, _ = run(d, "third12", sweep[:6] + ["--min-time", "0.2", "--repetitions", "12",
-                                                      "--rounds", "12"] + sweep[10:14] +
-                           ["--inject-drift", "400"], canary=True)
-    series = [float(x.split(":")[1]) for x in meta["canary_series"].split(",")]
-    check(min(series) < (1 - band) * statistics.median(series),
-          f"drift_third: 12 rounds, the canary stayed in its band: {meta['canary_series']}")
-    check(not any("drift" in reasons(r) for r in rows),
-          "drift_third: over 12 rounds a third of them out of band flagged "
-          f"{[(r['kernel'], r['call_bytes']) for r in rows if 'drift' in reasons(r)]}")
-    print(f"ok: drift_third: {sum(want.values())} DRAM rows of {len(want)} flagged at one round, "
-          f"none of {len(rows)} over 12 rounds; series {meta['canary_series']}")
+    print(f"ok: drift_third: {sum(want.values())} DRAM rows of {len(want)} flagged; series "
+          f"{meta['canary_series']}")
 
 
 def main():

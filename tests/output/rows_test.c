@@ -23,6 +23,42 @@ static void set_series(struct canary *c, int r, const double *gbps, const size_t
 	s->n = n;
 }
 
+/*
+ * 12 rounds of 8 DRAM points, each round in point order, a DRAM sample every 3 measurements
+ * (96 in all); the windows closing inside (from, to] out of band, alternately far below and far
+ * above, so the series' median stays in band.  Whether point i came out drift is bit i of the
+ * result, or -1 when slots_canary_step failed.
+ */
+static int rounds_verdict(struct canary *c, size_t from, size_t to)
+{
+	enum { POINTS = 8, ROUNDS = 12, STEP = 3, N = POINTS * ROUNDS };
+	size_t order[N], at[N / STEP + 1];
+	unsigned char regime[POINTS];
+	double dram[N / STEP + 1], quiet[N / STEP + 1];
+	struct point_slot slots[POINTS];
+	int flip = 0, drift = 0;
+
+	for (size_t k = 0; k < N; k++)
+		order[k] = k % POINTS;
+	for (size_t i = 0; i <= N / STEP; i++) {
+		bool out = i * STEP > from && i * STEP <= to;
+
+		at[i] = i * STEP;
+		dram[i] = !out ? 1000 : (flip ^= 1) ? 1 : 1e6;
+		quiet[i] = 1000;
+	}
+	memset(regime, CANARY_DRAM, sizeof regime);
+	memset(slots, 0, sizeof slots);
+	set_series(c, CANARY_DRAM, dram, at, N / STEP + 1);
+	set_series(c, CANARY_L2, quiet, at, N / STEP + 1);
+	set_series(c, CANARY_LLC, quiet, at, N / STEP + 1);
+	if (!slots_canary_step(c, slots, POINTS, order, regime, N, true))
+		return -1;
+	for (int i = 0; i < POINTS; i++)
+		drift |= slots[i].quality == QUALITY_drift ? 1 << i : 0;
+	return drift;
+}
+
 int main(void)
 {
 	struct canary_config cfg = canary_run();
@@ -78,6 +114,19 @@ int main(void)
 			CHECK(slots[1].quality == 0,
 			      "one of point 1's two measurements out of band is not more than half");
 		}
+	}
+	/* over 12 rounds, the windows of measurements 30..65 out (a bent stretch of three
+	 * rounds and a bit, windows not aligned with rounds): points 0, 1, 6 and 7 have 5 of 12
+	 * measurements in them, the rest 4: none is drift (quality_cli_test's drift_third measures
+	 * the same rule for one round on a real bent canary) */
+	{
+		int got = rounds_verdict(&c, 30, 66);
+
+		CHECK(got == 0, "a third of 12 rounds out of band: no point drift (mask %#x)", got);
+		/* measurements 30..83 out: points 0-3, 6 and 7 have 7 of 12 in them, more than
+		 * half; points 4 and 5 have 6, which is not */
+		got = rounds_verdict(&c, 30, 84);
+		CHECK(got == 0xcf, "7 of 12 out is drift, 6 of 12 is not (mask %#x, want 0xcf)", got);
 	}
 	canary_free(&c);
 	return test_result("rows: the canary judges each point by its own regime and window");
