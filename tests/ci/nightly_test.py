@@ -565,12 +565,12 @@ def gate_once(tmp):
           f"no common point with the baseline: exit 2 ({disjoint.returncode}, "
           f"{disjoint.stderr.strip()[-200:]})")
 
-    # the budget guard: 35 s keeps 25 s back for re-measurement and the gate, so this 8-point
-    # sweep (12 rounds of about 2 s) gets SIGINT after 10 s, finishes its point, and the rounds
+    # the budget guard: 30 s keeps 25 s back for re-measurement and the gate, so this 8-point
+    # sweep (12 rounds of about 2 s) gets SIGINT after 5 s, finishes its point, and the rounds
     # measured are gated (--noisy-max 100: fewer than 6 rounds give no interval, and their cv
     # flags say so; this is about the guard, not the noise)
     t0 = time.monotonic()
-    guard = measured(tmp, "--machine-id", "gate-budget", "--budget", "35", "--noisy-max", "100",
+    guard = measured(tmp, "--machine-id", "gate-budget", "--budget", "30", "--noisy-max", "100",
                     "--", "--kernels",
                     "memset,rep_stosb", "--call", "16KiB,32KiB,64KiB,128KiB", "--threads", "1",
                     "--min-time", "0.2", *NO_CANARY)
@@ -582,7 +582,7 @@ def gate_once(tmp):
           f"the budget guard stops the sweep early and gates the rounds measured "
           f"({guard.returncode}, {gg.get('points_run')} points, rounds {rounds}, "
           f"{guard.stderr.strip()[-200:]})")
-    check(wall < 35, f"the guarded run ended within its 35 s budget ({wall:.1f} s)")
+    check(wall < 30, f"the guarded run ended within its 30 s budget ({wall:.1f} s)")
 
     # a busy neighbour on the very CPU being measured: most points scatter, and nightly refuses
     # to judge (status 3) and keeps the run out of the baselines (no gate.json)
