@@ -288,10 +288,12 @@ static int points_of(const struct cmdline *cl, struct machine *mach, struct run_
 }
 
 /*
- * After the planned rounds, one more of the groups whose answer is still undecided, appended to
- * mem->order, unless none is, ROUNDS_MAX is reached or the round would end past --budget (its
- * time estimated from the rounds so far, per point measured).  Returns the end of the round's
- * entries in mem->order, or 0 when no round follows.
+ * After the planned rounds, a contest round: in every group with open kernels, those and the
+ * group's best, back to back (so the pairs that decide share the host's state), appended to
+ * mem->order, unless no kernel is open, ROUNDS_MAX is reached or the round would end past
+ * --budget (its time estimated from the rounds so far, per point measured).  Kernels proven in
+ * or out are not measured again.  Returns the end of the round's entries in mem->order, or 0
+ * when no round follows.
  */
 static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, int round)
 {
@@ -301,7 +303,7 @@ static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, in
 
 	if (o->rounds < 2 || o->budget_s <= 0 || !undecided || round >= ROUNDS_MAX)
 		return 0;
-	active = calloc(mem->groups.ngroups, sizeof *active);
+	active = calloc(mem->npts ? mem->npts : 1, sizeof *active);
 	grown = realloc(mem->order, (mem->norder + mem->npts) * sizeof *grown);
 	if (grown)
 		mem->order = grown;
@@ -310,8 +312,14 @@ static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, in
 		return 0; /* out of memory for one more round: the rounds so far stand */
 	}
 	for (size_t g = 0; g < mem->groups.ngroups; g++) {
-		active[g] = mem->cmp.answer[g] == VERDICT_UNDECIDED;
-		n += active[g] ? mem->groups.start[g + 1] - mem->groups.start[g] : 0;
+		if (mem->cmp.answer[g] != VERDICT_UNDECIDED || mem->cmp.leader[g] == (size_t)-1)
+			continue;
+		for (size_t m = mem->groups.start[g]; m < mem->groups.start[g + 1]; m++) {
+			size_t i = mem->groups.member[m];
+
+			active[i] = mem->cmp.pt[i].set == SET_OPEN || i == mem->cmp.leader[g];
+			n += active[i];
+		}
 	}
 	if (progress_elapsed() + per_point * (double)n > o->budget_s) {
 		free(active);

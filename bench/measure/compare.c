@@ -1,20 +1,26 @@
 /*
- * compare.c — ranks, paired ratios and verdicts of every comparison group.
+ * compare.c — ranks, paired ratios, verdicts and winner sets of every comparison group.
  * Plain C.  Samples are paired by the round they were taken in, not by position: a point that
  * failed verification stops being measured, and its partners' later rounds have no pair.
  */
 #include "compare.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "measure.h"
+#include "signed_rank.h"
 #include "stats.h"
 
 const char *const verdict_name[] = {
 	[VERDICT_NONE] = "", [VERDICT_DECIDED] = "decided", [VERDICT_TIE] = "tie",
 	[VERDICT_UNDECIDED] = "undecided",
+};
+
+const char *const winner_set_name[] = {
+	[SET_NONE] = "", [SET_IN] = "in", [SET_OUT] = "out", [SET_OPEN] = "open",
 };
 
 bool compare_init(struct compare *c, const struct point *pts, const struct groups *g,
@@ -24,7 +30,8 @@ bool compare_init(struct compare *c, const struct point *pts, const struct group
 	c->pt = calloc(g->npoints ? g->npoints : 1, sizeof *c->pt);
 	c->leader = calloc(g->ngroups ? g->ngroups : 1, sizeof *c->leader);
 	c->answer = calloc(g->ngroups ? g->ngroups : 1, sizeof *c->answer);
-	if (!c->pt || !c->leader || !c->answer) {
+	c->open = calloc(g->ngroups ? g->ngroups : 1, sizeof *c->open);
+	if (!c->pt || !c->leader || !c->answer || !c->open) {
 		compare_free(c);
 		return false;
 	}
@@ -36,27 +43,25 @@ void compare_free(struct compare *c)
 	free(c->pt);
 	free(c->leader);
 	free(c->answer);
+	free(c->open);
 	c->pt = NULL;
 	c->leader = NULL;
 	c->answer = NULL;
+	c->open = NULL;
 }
 
-enum verdict compare_verdict(double lo, double hi, double band)
+enum verdict compare_verdict(double lo, double hi, double lo90, double hi90, double band)
 {
-	if (isnan(lo) || isnan(hi))
-		return VERDICT_UNDECIDED;
-	if (lo > 1 + band || hi < 1 - band)
+	if (!isnan(lo) && (lo > 1 + band || hi < 1 - band))
 		return VERDICT_DECIDED;
-	if (lo >= 1 - band && hi <= 1 + band)
+	if (!isnan(lo90) && lo90 >= 1 - band && hi90 <= 1 + band)
 		return VERDICT_TIE;
 	return VERDICT_UNDECIDED;
 }
 
-/* a against b over the rounds both have; tmp holds the shorter history's samples. */
-static struct pair pair_of(const struct point_history *a, const struct point_history *b,
-			   size_t other, double band, double *tmp)
+/* The log ratios of a's samples to b's over the rounds both have, into tmp; how many. */
+static int log_ratios(const struct point_history *a, const struct point_history *b, double *tmp)
 {
-	struct pair p = { .other = other, .lo = NAN, .hi = NAN };
 	int i = 0, j = 0, n = 0;
 
 	while (i < a->nsample && j < b->nsample) {
@@ -65,21 +70,35 @@ static struct pair pair_of(const struct point_history *a, const struct point_his
 		} else if (a->sample_round[i] > b->sample_round[j]) {
 			j++;
 		} else {
-			if (b->sample[j] > 0)
-				tmp[n++] = a->sample[i] / b->sample[j];
+			if (a->sample[i] > 0 && b->sample[j] > 0)
+				tmp[n++] = log(a->sample[i] / b->sample[j]);
 			i++;
 			j++;
 		}
 	}
-	p.n = n;
-	if (!n) {
-		p.ratio = NAN;
-		p.verdict = VERDICT_UNDECIDED;
-		return p;
-	}
-	stats_median_ci(tmp, (size_t)n, MEDIAN_CI_LEVEL, &p.ratio, &p.lo, &p.hi);
-	p.verdict = compare_verdict(p.lo, p.hi, band);
-	return p;
+	return n;
+}
+
+/* a against b over the rounds both have; tmp holds the shorter history's samples.  false when
+ * out of memory. */
+static bool pair_of(const struct point_history *a, const struct point_history *b, size_t other,
+		    double band, double *tmp, struct pair *p)
+{
+	double est, lo, hi, lo90, hi90;
+
+	*p = (struct pair){ .other = other, .ratio = NAN, .lo = NAN, .hi = NAN,
+			    .verdict = VERDICT_UNDECIDED };
+	p->n = log_ratios(a, b, tmp);
+	if (!p->n)
+		return true;
+	if (!signed_rank_hl(tmp, (size_t)p->n, COMPARE_DECIDED_LEVEL, &est, &lo, &hi) ||
+	    !signed_rank_hl(tmp, (size_t)p->n, COMPARE_TIE_LEVEL, &est, &lo90, &hi90))
+		return false;
+	p->ratio = exp(est);
+	p->lo = exp(lo); /* exp(NAN) is NAN: no interval stays none */
+	p->hi = exp(hi);
+	p->verdict = compare_verdict(p->lo, p->hi, exp(lo90), exp(hi90), band);
+	return true;
 }
 
 static const struct compare *sort_c; /* qsort has no context argument in C11 */
@@ -109,9 +128,9 @@ static void settle_order(size_t *rank, size_t n, const struct point_history *con
 	for (size_t pass = 0; swapped && pass < n; pass++) {
 		swapped = false;
 		for (size_t r = 0; r + 1 < n; r++) {
-			struct pair p = pair_of(hist[rank[r]], hist[rank[r + 1]], 0, 0, tmp);
+			int m = log_ratios(hist[rank[r]], hist[rank[r + 1]], tmp);
 
-			if (p.n && p.ratio < 1) {
+			if (m && stats_median(tmp, (size_t)m) < 0) {
 				size_t t = rank[r];
 
 				rank[r] = rank[r + 1];
@@ -130,39 +149,77 @@ static double median_of(const struct point_history *h, double *tmp)
 	return n ? stats_median(tmp, (size_t)n) : NAN;
 }
 
-static enum verdict answer_of(const struct compare *c, size_t leader, size_t ranked)
-{
-	const struct compare_point *l = &c->pt[leader];
-	enum verdict next = l->next.verdict, base = l->memset.verdict;
+/* One kernel's test against the best: the smaller one-sided p and the claim it would make. */
+struct claim {
+	size_t point;          /* the kernel's point */
+	double p;              /* min(p of "above the band's edge", p of "below it") */
+	enum winner_set side;  /* SET_IN or SET_OUT: the side p is of */
+};
 
-	if (ranked < 2)
-		return VERDICT_NONE;
-	if (!c->paired)
-		return VERDICT_UNDECIDED;
-	if (next == VERDICT_UNDECIDED || base == VERDICT_UNDECIDED)
-		return VERDICT_UNDECIDED;
-	return next == VERDICT_TIE ? VERDICT_TIE : VERDICT_DECIDED;
+static int by_p(const void *a, const void *b)
+{
+	const struct claim *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return (x->point > y->point) - (x->point < y->point);
+}
+
+/*
+ * The winner set of the n ranked points rank[] (rank[0] the best): each other kernel's log
+ * ratios to the best tested against log(1 - band) by the signed-rank test, one claim per
+ * kernel (the side its data lean to: only one of "in" and "out" can be wrongly claimed), and
+ * Holm's step-down over the group.  Returns how many are open; SIZE_MAX when out of memory.
+ */
+static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
+			 const struct point_history *const *hist, double *tmp, struct claim *cl)
+{
+	double edge = log(1 - c->band), above, below;
+	size_t m = 0, open = 0;
+
+	c->pt[rank[0]].set = SET_IN;
+	for (size_t r = 1; r < n; r++) {
+		size_t i = rank[r];
+		int k = log_ratios(hist[i], hist[rank[0]], tmp);
+
+		c->pt[i].set = SET_OPEN;
+		if (!k)
+			continue; /* no round in common: nothing to claim */
+		if (!signed_rank_p(tmp, (size_t)k, edge, &above, &below))
+			return SIZE_MAX;
+		cl[m++] = (struct claim){ i, above < below ? above : below,
+					  above < below ? SET_IN : SET_OUT };
+	}
+	qsort(cl, m, sizeof *cl, by_p);
+	for (size_t j = 0; j < m && cl[j].p <= COMPARE_ALPHA / (double)(m - j); j++)
+		c->pt[cl[j].point].set = cl[j].side;
+	for (size_t r = 1; r < n; r++)
+		open += c->pt[rank[r]].set == SET_OPEN;
+	return open;
 }
 
 bool compare_update(struct compare *c, const struct point_history *const *hist, bool paired)
 {
 	const struct groups *g = c->g;
 	size_t *rank = malloc((g->npoints ? g->npoints : 1) * sizeof *rank);
+	struct claim *cl = malloc((g->npoints ? g->npoints : 1) * sizeof *cl);
 	size_t cap = 1;
 	double *tmp;
+	bool ok = true;
 
 	for (size_t i = 0; i < g->npoints; i++)
 		if (hist[i] && hist[i]->nrep > (int)cap)
 			cap = (size_t)hist[i]->nrep;
 	tmp = malloc(cap * sizeof *tmp);
-	if (!rank || !tmp) {
+	if (!rank || !tmp || !cl) {
 		free(rank);
 		free(tmp);
+		free(cl);
 		return false;
 	}
 	c->paired = paired;
 	memset(c->count, 0, sizeof c->count);
-	for (size_t k = 0; k < g->ngroups; k++) {
+	for (size_t k = 0; ok && k < g->ngroups; k++) {
 		size_t n = 0, base = (size_t)-1;
 
 		for (size_t m = g->start[k]; m < g->start[k + 1]; m++) {
@@ -183,20 +240,32 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 			if (!strcmp(c->pts[rank[r]].k->name, COMPARE_BASELINE))
 				base = rank[r];
 		}
-		for (size_t r = 0; paired && r < n; r++) {
+		for (size_t r = 0; paired && ok && r < n; r++) {
 			struct compare_point *p = &c->pt[rank[r]];
 			const struct point_history *h = hist[rank[r]];
 
 			if (r + 1 < n)
-				p->next = pair_of(h, hist[rank[r + 1]], rank[r + 1], c->band, tmp);
+				ok &= pair_of(h, hist[rank[r + 1]], rank[r + 1], c->band, tmp, &p->next);
 			if (base != (size_t)-1 && base != rank[r])
-				p->memset = pair_of(h, hist[base], base, c->band, tmp);
+				ok &= pair_of(h, hist[base], base, c->band, tmp, &p->memset);
+			if (r > 0)
+				ok &= pair_of(h, hist[rank[0]], rank[0], c->band, tmp, &p->best);
 		}
 		c->leader[k] = n ? rank[0] : (size_t)-1;
-		c->answer[k] = n ? answer_of(c, rank[0], n) : VERDICT_NONE;
+		c->open[k] = 0;
+		if (n < 2) {
+			c->answer[k] = VERDICT_NONE;
+		} else if (!paired) {
+			c->answer[k] = VERDICT_UNDECIDED;
+		} else {
+			c->open[k] = winner_set(c, rank, n, hist, tmp, cl);
+			ok &= c->open[k] != SIZE_MAX;
+			c->answer[k] = c->open[k] ? VERDICT_UNDECIDED : VERDICT_DECIDED;
+		}
 		c->count[c->answer[k]]++;
 	}
 	free(rank);
 	free(tmp);
-	return true;
+	free(cl);
+	return ok;
 }

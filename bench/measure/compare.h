@@ -1,9 +1,17 @@
 /*
- * compare.h — the answer's one rule: paired ratios over rounds, their intervals and verdicts.
+ * compare.h — the answer's one rule: paired ratios over rounds, their intervals, verdicts and
+ * each group's winner set.
  * Plain C.  Kernels of a comparison group (groups.h) ran back to back in every round, so the
- * ratio of their samples round by round cancels the host's drift; a pair is decided when the
- * ratio's interval clears 1 +- the tie band, a tie when it lies inside, undecided otherwise.
- * The CSV's vs_* columns, the winners table and the scripts all read these results.
+ * ratio of their samples round by round cancels the host's drift.  A ratio is the
+ * Hodges–Lehmann estimate over the rounds' log ratios with the signed-rank interval
+ * (signed_rank.h): decided when its 95 % interval clears 1 +- the tie band, a tie when its 90 %
+ * interval lies inside (two one-sided tests), undecided otherwise.
+ * The answer asks which kernels are as fast as the group's best, not which single one leads:
+ * kernels 1 % apart trade places from run to run, a set of them does not.  Each kernel is
+ * tested against the best at the band's lower edge: proven above it, the kernel is in the
+ * winner set; proven below, out; neither, open.  Holm's step-down over the group's kernels at
+ * COMPARE_ALPHA keeps the chance of any wrong in/out claim in a group below it.
+ * The CSV's vs_* and winner_set columns, the winners table and the scripts all read these.
  */
 #ifndef STOREBENCH_COMPARE_H
 #define STOREBENCH_COMPARE_H
@@ -24,12 +32,35 @@ enum verdict {
 /* The CSV's and the tables' words, by enum verdict ("" for VERDICT_NONE). */
 extern const char *const verdict_name[];
 
+/* Where a kernel stands against its group's best. */
+enum winner_set {
+	SET_NONE, /* unranked, or no rounds to pair */
+	SET_IN,   /* proven within the tie band of the best (the best itself is in) */
+	SET_OUT,  /* proven slower than the best by more than the band */
+	SET_OPEN, /* neither yet: more rounds could tell */
+};
+
+/* The CSV's words, by enum winner_set ("" for SET_NONE). */
+extern const char *const winner_set_name[];
+
+/*
+ * The error level of one group's claims: the chance that any kernel of a group is put in or
+ * out wrongly.  A quick run has ~35 groups: at 1 % it makes a wrong claim in one run of three
+ * at the very most, and far fewer where kernels are not on the band's edge
+ * (../shared/research/stats-anchors.md, 5.5).
+ */
+#define COMPARE_ALPHA 0.01
+
+/* Levels of a pair's intervals: decided by the two-sided 95 %, tie by the 90 % (TOST). */
+#define COMPARE_DECIDED_LEVEL 0.95
+#define COMPARE_TIE_LEVEL 0.90
+
 /* One kernel against another of its group, over the rounds both were measured in. */
 struct pair {
 	size_t other;         /* the other point, an index into the sweep */
 	int n;                /* rounds paired */
-	double ratio;         /* median over those rounds of this point's GB/s / the other's */
-	double lo, hi;        /* its interval (stats.h); NAN when n is too small for one */
+	double ratio;         /* Hodges–Lehmann estimate of this point's GB/s / the other's */
+	double lo, hi;        /* its 95 % interval (signed_rank.h); NAN when n is too small */
 	enum verdict verdict; /* by the rule above */
 };
 
@@ -40,6 +71,8 @@ struct compare_point {
 	double median;     /* the median GB/s of its samples */
 	struct pair next;  /* against the point ranked just below it (VERDICT_NONE for the last) */
 	struct pair memset;/* against its group's memset (VERDICT_NONE for memset or without one) */
+	struct pair best;  /* against its group's best (VERDICT_NONE for the best itself) */
+	enum winner_set set; /* in, out or open against the best */
 };
 
 /* The kernel every other is also paired with: what a program gets without choosing. */
@@ -51,8 +84,9 @@ struct compare {
 	double band;              /* --tie-band: a ratio within 1 +- band is a tie */
 	bool paired;              /* two rounds or more: comparisons exist (else ranks only) */
 	struct compare_point *pt; /* one per point */
-	size_t *leader;           /* per group: its rank-1 point, or (size_t)-1 when none */
-	enum verdict *answer;     /* per group: leader vs runner-up and vs memset, as one verdict */
+	size_t *leader;           /* per group: its rank-1 point (the best), or (size_t)-1 */
+	enum verdict *answer;     /* per group: decided when no kernel is open, else undecided */
+	size_t *open;             /* per group: its open kernels */
 	size_t count[4];          /* groups by answer, indexed by enum verdict */
 };
 
@@ -64,14 +98,15 @@ void compare_free(struct compare *c);
 
 /*
  * Rank every group from hist[i], point i's history (NULL when unmeasured or failed: unranked),
- * and pair its points.  A group's answer is undecided while
- * its leader against the runner-up or against memset is, a tie when the leader ties with the
- * runner-up, decided otherwise; VERDICT_NONE with fewer than two ranked points.  paired says
- * whether the rounds allow pairs at all.  false when out of memory.
+ * pair its points and sort them into the winner set.  A group's answer is decided when none of
+ * its kernels is open, undecided otherwise (and without rounds to pair); VERDICT_NONE with
+ * fewer than two ranked points.  paired says whether the rounds allow pairs at all.  false
+ * when out of memory.
  */
 bool compare_update(struct compare *c, const struct point_history *const *hist, bool paired);
 
-/* The verdict of a ratio interval [lo, hi] against 1 +- band (undecided without an interval). */
-enum verdict compare_verdict(double lo, double hi, double band);
+/* The verdict of a ratio's 95 % interval [lo, hi] and 90 % interval [lo90, hi90] against
+ * 1 +- band (undecided without an interval). */
+enum verdict compare_verdict(double lo, double hi, double lo90, double hi90, double band);
 
 #endif

@@ -196,6 +196,16 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 		if (cp && cp->memset.verdict != VERDICT_NONE)
 			put(f, "%s", r->m->cmp->pts[cp->memset.other].name);
 		break;
+	case COL_winner_set:
+		if (cp)
+			put(f, "%s", winner_set_name[cp->set]);
+		break;
+	case COL_vs_best_ratio:
+	case COL_vs_best_ci_low:
+	case COL_vs_best_ci_high:
+		if (cp)
+			pair_field(f, &cp->best, (int)(c - COL_vs_best_ratio));
+		break;
 	case COL_victim_trials:
 		if (st->victim.trials >= 0)
 			put(f, "%d", st->victim.trials);
@@ -234,7 +244,8 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 _Static_assert(COL_vs_next_verdict - COL_vs_next_ratio == 3 &&
 	       COL_vs_next_ci_low - COL_vs_next_ratio == 1 &&
 	       COL_vs_memset_verdict - COL_vs_memset_ratio == 3 &&
-	       COL_vs_memset_ci_low - COL_vs_memset_ratio == 1,
+	       COL_vs_memset_ci_low - COL_vs_memset_ratio == 1 &&
+	       COL_vs_best_ci_high - COL_vs_best_ratio == 2,
 	       "pair_field reads a pair's four columns in the .def's order");
 _Static_assert(COL_victim_slowdown_ci_high - COL_victim_ns_per_line_idle == 4 &&
 	       COL_chase_slowdown_ci_high - COL_chase_ns_idle == 4,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "gbench_shim.h"
 #include "gbflags.h"
 #include "level_scan.h"
@@ -15,6 +16,7 @@
 #include "metadata.h"
 #include "options.h"
 #include "quality.h"
+#include "signed_rank.h"
 #include "stats.h"
 #include "rounds.h"
 
@@ -141,6 +143,9 @@ static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *ma
 	metadata_kv(m, "", "ci_method", "%s", MEDIAN_CI_METHOD);
 	metadata_kv(m, "", "ci_level", "%g", MEDIAN_CI_LEVEL);
 	metadata_kv(m, "", "tie_band", "%g", o->tie_band);
+	metadata_kv(m, "", "answer_method", "%s", SIGNED_RANK_METHOD " of per-round log ratios; "
+		    "winner set by one-sided tests at the band's edge, Holm over each group");
+	metadata_kv(m, "", "answer_alpha", "%g", COMPARE_ALPHA);
 	metadata_kv(m, "", "pairing", "%s", o->rounds > 1 ?
 		    "rounds: groups shuffled, each group's kernels back to back in a shuffled order" :
 		    "none (one round)");

@@ -1,12 +1,14 @@
 /*
- * winners.c — the winners table and the crossovers of a run.
- * Plain C.  A crossover is where the decided leader of a series (groups equal but for their
- * sizes) changes between neighbouring sizes; ties and undecided groups in between carry no claim.
+ * winners.c — the winner sets, the table and the crossovers of a run.
+ * Plain C.  A crossover is where the winner set of a series (groups equal but for their sizes)
+ * changes decisively between neighbouring decided sizes: no kernel in at one is in at the
+ * other.  Groups with open kernels in between carry no claim.
  */
 #include "winners.h"
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A group's shape: its points' name without the kernel (groups.h). */
@@ -45,7 +47,23 @@ static void series_of(const struct compare *c, size_t g, char *buf, size_t len, 
 	at[m] = '\0';
 }
 
-/* Where a series' decided leader changes: emit(ctx, series, group below, group above). */
+/* Whether decided groups a and b share a kernel in their winner sets. */
+static bool sets_meet(const struct compare *c, size_t a, size_t b)
+{
+	for (size_t i = c->g->start[a]; i < c->g->start[a + 1]; i++) {
+		const struct compare_point *x = &c->pt[c->g->member[i]];
+
+		if (x->set != SET_IN)
+			continue;
+		for (size_t j = c->g->start[b]; j < c->g->start[b + 1]; j++)
+			if (c->pt[c->g->member[j]].set == SET_IN &&
+			    c->pts[c->g->member[j]].k == c->pts[c->g->member[i]].k)
+				return true;
+	}
+	return false;
+}
+
+/* Where a series' winner set changes decisively: emit(ctx, series, group below, group above). */
 static void crossovers(const struct compare *c,
 		       void (*emit)(void *ctx, const char *series, size_t below, size_t above),
 		       void *ctx)
@@ -62,7 +80,7 @@ static void crossovers(const struct compare *c,
 			snprintf(last_series, sizeof last_series, "%s", series);
 			last = (size_t)-1;
 		}
-		if (last != (size_t)-1 && c->pts[c->leader[last]].k != c->pts[c->leader[g]].k)
+		if (last != (size_t)-1 && !sets_meet(c, last, g))
 			emit(ctx, series, last, g);
 		last = g;
 	}
@@ -110,39 +128,100 @@ static void lead_text(const struct pair *p, char *buf, size_t len)
 			 100 * (p->hi - 1));
 }
 
+/* A kernel's unroll suffix ("_u4" -> 4), 0 for none; stem gets the name without it. */
+static int unroll_of(const char *name, size_t *stem)
+{
+	const char *u = strrchr(name, '_');
+	char *end;
+	long n;
+
+	*stem = strlen(name);
+	if (!u || u[1] != 'u' || !u[2])
+		return 0;
+	n = strtol(u + 2, &end, 10);
+	if (*end || n <= 0)
+		return 0;
+	*stem = (size_t)(u - name);
+	return (int)n;
+}
+
+/*
+ * The kernels of group g in set, as families: unrolls of one kernel joined
+ * ("avx512_nt_u1/2/4"), in the sweep's order, into buf; how many kernels.
+ */
+static size_t set_text(const struct compare *c, size_t g, enum winner_set set, char *buf,
+		       size_t len)
+{
+	size_t n = 0, used = 0, last_stem = 0;
+	const char *last = NULL;
+
+	buf[0] = '\0';
+	for (size_t m = c->g->start[g]; m < c->g->start[g + 1]; m++) {
+		const char *name = c->pts[c->g->member[m]].k->name;
+		size_t stem;
+		int u;
+
+		if (c->pt[c->g->member[m]].set != set)
+			continue;
+		u = unroll_of(name, &stem);
+		if (used < len) {
+			if (u && last && stem == last_stem && !strncmp(name, last, stem))
+				used += (size_t)snprintf(buf + used, len - used, "/%d", u);
+			else
+				used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "",
+							 name);
+		}
+		last = u ? name : NULL;
+		last_stem = stem;
+		n++;
+	}
+	if (used >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+	return n;
+}
+
 void winners_print(FILE *out, const struct compare *c)
 {
-	char next[64], base[64];
+	char in[512], open[512], base[64];
+	size_t nopen = 0;
 
 	if (!c->paired) {
 		fprintf(out, "storebench: no winner claimed: one round measures each point once, so no "
 			     "kernel is paired with another (--rounds 6 or more pairs them)\n");
 		return;
 	}
-	fprintf(out, "storebench: the answer, per comparison group (paired 95 %% intervals over the "
-		     "rounds, tie band +-%.0f %%): %zu decided, %zu tie, %zu undecided", 100 * c->band,
-		c->count[VERDICT_DECIDED], c->count[VERDICT_TIE], c->count[VERDICT_UNDECIDED]);
-	/* a group of one kernel has nothing to be compared with: say so, not three zeros */
+	for (size_t g = 0; g < c->g->ngroups; g++)
+		nopen += c->open[g];
+	fprintf(out, "storebench: the answer, per comparison group: the kernels within +-%.0f %% of "
+		     "the best (in), proven by paired rounds (signed-rank, %g %% error per group): "
+		     "%zu of %zu groups decided, %zu with open kernels (%zu open in all)",
+		100 * c->band, 100 * COMPARE_ALPHA, c->count[VERDICT_DECIDED],
+		c->count[VERDICT_DECIDED] + c->count[VERDICT_UNDECIDED], c->count[VERDICT_UNDECIDED],
+		nopen);
+	/* a group of one kernel has nothing to be compared with: say so, not zeros */
 	if (c->count[VERDICT_NONE])
 		fprintf(out, "; %zu group%s with nothing to compare (one kernel)", c->count[VERDICT_NONE],
 			c->count[VERDICT_NONE] == 1 ? "" : "s");
 	fputc('\n', out);
 	for (size_t g = 0; g < c->g->ngroups; g++) {
-		size_t l = c->leader[g];
+		size_t l = c->leader[g], nout = 0;
 		const struct compare_point *p;
 
 		if (l == (size_t)-1 || c->answer[g] == VERDICT_NONE)
 			continue;
 		p = &c->pt[l];
-		lead_text(&p->next, next, sizeof next);
-		fprintf(out, "  %-44s %-16s %-9s", shape(c, g), c->pts[l].k->name,
-			verdict_name[c->answer[g]]);
-		fprintf(out, "  over %s %s %s", c->pts[p->next.other].k->name, next,
-				verdict_name[p->next.verdict]);
-		if (p->memset.verdict != VERDICT_NONE && p->memset.other != p->next.other) {
+		set_text(c, g, SET_IN, in, sizeof in);
+		for (size_t m = c->g->start[g]; m < c->g->start[g + 1]; m++)
+			nout += c->pt[c->g->member[m]].set == SET_OUT;
+		fprintf(out, "  %-44s %-9s in: %s (best %s %.3g GB/s", shape(c, g),
+			verdict_name[c->answer[g]], in, c->pts[l].k->name, p->median);
+		if (p->memset.verdict != VERDICT_NONE) {
 			lead_text(&p->memset, base, sizeof base);
-			fprintf(out, "; over memset %s %s", base, verdict_name[p->memset.verdict]);
+			fprintf(out, ", over memset %s", base);
 		}
+		fprintf(out, "); %zu out", nout);
+		if (set_text(c, g, SET_OPEN, open, sizeof open))
+			fprintf(out, "; open: %s", open);
 		fputc('\n', out);
 	}
 	crossovers(c, print_crossover, &(struct emit_ctx){ .out = out, .c = c });
@@ -164,6 +243,25 @@ void winners_keys(FILE *out, const char *prefix, const struct compare *c)
 			verdict_name[c->answer[g]]);
 		if (c->paired && !isnan(n->lo))
 			fprintf(out, " %.4f %.4f %.4f", n->ratio, n->lo, n->hi);
+		sep = ",";
+	}
+	fprintf(out, "\n%swinner_sets=", prefix);
+	sep = "";
+	for (size_t g = 0; g < c->g->ngroups; g++) {
+		const char *s2 = "";
+
+		if (c->leader[g] == (size_t)-1 || c->answer[g] == VERDICT_NONE || !c->paired)
+			continue;
+		fprintf(out, "%s%s %s ", sep, shape(c, g), verdict_name[c->answer[g]]);
+		for (int set = SET_IN; set <= SET_OPEN; set += SET_OPEN - SET_IN) {
+			s2 = "";
+			for (size_t m = c->g->start[g]; m < c->g->start[g + 1]; m++)
+				if (c->pt[c->g->member[m]].set == (enum winner_set)set) {
+					fprintf(out, "%s%s", s2, c->pts[c->g->member[m]].k->name);
+					s2 = "+";
+				}
+			fprintf(out, "%s%s", *s2 ? "" : "-", set == SET_IN ? " " : "");
+		}
 		sep = ",";
 	}
 	fprintf(out, "\n%scrossovers=", prefix);

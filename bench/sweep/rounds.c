@@ -28,14 +28,21 @@ size_t rounds_shuffle(const struct groups *g, const bool *active, uint64_t *stat
 
 	if (!pick)
 		return 0;
-	for (size_t k = 0; k < g->ngroups; k++)
-		if (!active || active[k])
+	for (size_t k = 0; k < g->ngroups; k++) {
+		bool any = !active;
+
+		for (size_t m = g->start[k]; !any && m < g->start[k + 1]; m++)
+			any = active[g->member[m]];
+		if (any)
 			pick[ng++] = k;
+	}
 	shuffle(pick, ng, state);
 	for (size_t k = 0; k < ng; k++) {
-		size_t first = g->start[pick[k]], len = g->start[pick[k] + 1] - first;
+		size_t len = 0;
 
-		memcpy(out + n, g->member + first, len * sizeof *out);
+		for (size_t m = g->start[pick[k]]; m < g->start[pick[k] + 1]; m++)
+			if (!active || active[g->member[m]])
+				out[n + len++] = g->member[m];
 		shuffle(out + n, len, state);
 		n += len;
 	}

@@ -16,9 +16,9 @@
 #include "groups.h"
 
 /*
- * One round's order into out (room for g->npoints): the groups with active[g] (every group when
- * active is NULL) in an order drawn from *state, each group's points back to back in an order
- * drawn next.  Returns how many points it wrote.
+ * One round's order into out (room for g->npoints): the points with active[i] (every point
+ * when active is NULL), their groups in an order drawn from *state, each group's active points
+ * back to back in an order drawn next.  Returns how many points it wrote.
  */
 size_t rounds_shuffle(const struct groups *g, const bool *active, uint64_t *state, size_t *out);
 

@@ -40,7 +40,9 @@ static void check_groups(const struct point *pts, const struct groups *g)
 {
 	uint64_t state, replay;
 	size_t order[NK * NS], again[NK * NS];
-	bool active[NS] = { false, true, false };
+	/* group 1 (size 1) in full, and sse2_t_u1 alone of group 2 */
+	bool active[NK * NS] = { [1] = true, [NS + 1] = true, [2 * NS + 1] = true,
+				 [2 * NS + 2] = true };
 
 	CHECK(g->ngroups == NS, "%zu groups, want %d (one per size)", g->ngroups, NS);
 	for (size_t i = 0; i < g->npoints; i++)
@@ -61,9 +63,14 @@ static void check_groups(const struct point *pts, const struct groups *g)
 		}
 		CHECK(seen == (1u << NK) - 1, "run %zu has every kernel once", r);
 	}
-	CHECK(rounds_shuffle(g, active, &state, order) == NK &&
-	      g->group[order[0]] == 1 && g->group[order[1]] == 1 && g->group[order[2]] == 1,
-	      "an adaptive round measures only the active groups");
+	{
+		size_t n = rounds_shuffle(g, active, &state, order), at2 = order[0] == 2 * NS + 2 ? 0 : 3;
+
+		CHECK(n == NK + 1 && order[at2] == 2 * NS + 2 &&
+		      g->group[order[at2 ? 0 : 1]] == 1 && g->group[order[at2 ? 1 : 2]] == 1 &&
+		      g->group[order[at2 ? 2 : 3]] == 1,
+		      "an adaptive round measures only the active points, each group's together");
+	}
 }
 
 /* A history of ROUNDS samples: base x factor(round), one repetition a round. */
@@ -94,6 +101,46 @@ static double host(int r)
 static double flip(int r)
 {
 	return host(r) * (r % 2 ? 0.9 : 1.1);
+}
+
+/* The host's state and one kernel's own noise of +-1 % (a hash of the round and a salt). */
+static double jitter(int r, unsigned salt)
+{
+	unsigned h = (unsigned)r * 2654435761u ^ salt * 40503u;
+
+	return host(r) * (1 + 0.01 * ((double)(h % 1000) / 500 - 1));
+}
+
+static double noise_a(int r) { return jitter(r, 1); }
+static double noise_b(int r) { return jitter(r, 2); }
+static double noise_c(int r) { return jitter(r, 3); }
+
+/*
+ * The control the answer is judged by: memset and an A/A twin of it (the same speed, their own
+ * noise) both in; a kernel injected 5 % slower, out of a +-3 % band.  Swapped roles too: the
+ * twin never puts memset out.
+ */
+static void check_twin(const struct point *pts, const struct groups *g)
+{
+	struct point_history *hist[NK * NS] = { 0 };
+	struct compare c;
+
+	for (int s = 0; s < NS; s++) {
+		hist[0 * NS + s] = history(100, noise_a, -1);
+		hist[1 * NS + s] = history(100, noise_b, -1);
+		hist[2 * NS + s] = history(95, noise_c, -1);
+	}
+	CHECK(compare_init(&c, pts, g, 0.03) &&
+	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	CHECK(c.pt[0].set == SET_IN && c.pt[NS].set == SET_IN && c.pt[2 * NS].set == SET_OUT &&
+	      c.answer[0] == VERDICT_DECIDED,
+	      "A/A in (%s, %s), 5 %% slower out (%s, ratio %.3f [%.3f, %.3f])",
+	      winner_set_name[c.pt[0].set], winner_set_name[c.pt[NS].set],
+	      winner_set_name[c.pt[2 * NS].set], c.pt[2 * NS].best.ratio, c.pt[2 * NS].best.lo,
+	      c.pt[2 * NS].best.hi);
+	for (size_t i = 0; i < NK * NS; i++)
+		point_history_free(hist[i]);
+	compare_free(&c);
 }
 
 static void check_compare(const struct point *pts, const struct groups *g)
@@ -137,6 +184,17 @@ static void check_compare(const struct point *pts, const struct groups *g)
 	      "paired ratio (%g)", c.pt[c.leader[2]].next.ratio);
 	CHECK(c.count[VERDICT_DECIDED] == 2 && c.count[VERDICT_UNDECIDED] == 1, "2 decided, 1 "
 	      "undecided");
+	CHECK(c.pt[2 * NS].set == SET_IN && c.pt[NS].set == SET_OUT && c.pt[0].set == SET_OUT &&
+	      c.open[0] == 0, "size 0: sse2 in, rep_stosb and memset out (%s %s %s)",
+	      winner_set_name[c.pt[2 * NS].set], winner_set_name[c.pt[NS].set],
+	      winner_set_name[c.pt[0].set]);
+	CHECK(fabs(c.pt[NS].best.ratio - 1 / 1.1) < 1e-9 && c.pt[2 * NS].best.verdict == VERDICT_NONE,
+	      "rep_stosb's ratio to the best %g, the best has none", c.pt[NS].best.ratio);
+	CHECK(c.pt[1].set == SET_IN && c.pt[NS + 1].set == SET_OUT && c.pt[2 * NS + 1].set == SET_OUT,
+	      "size 1: memset in, the others out");
+	CHECK(c.open[2] == 1 && c.pt[2 * NS + 2].set == SET_NONE &&
+	      (c.pt[2].set == SET_OPEN) != (c.pt[NS + 2].set == SET_OPEN),
+	      "size 2: the kernel that swaps places with the best is open, the failed one unranked");
 
 	m = open_memstream(&text, &len);
 	winners_keys(m, "# ", &c);
@@ -163,15 +221,18 @@ int main(void)
 	struct point pts[NK * NS];
 	struct groups g;
 
-	CHECK(compare_verdict(1.04, 1.2, 0.03) == VERDICT_DECIDED &&
-	      compare_verdict(0.5, 0.96, 0.03) == VERDICT_DECIDED &&
-	      compare_verdict(0.97, 1.03, 0.03) == VERDICT_TIE &&
-	      compare_verdict(0.99, 1.05, 0.03) == VERDICT_UNDECIDED &&
-	      compare_verdict(NAN, NAN, 0.03) == VERDICT_UNDECIDED, "the verdict rule's edges");
+	/* decided by the 95 % interval, tie by the 90 % one inside the band (TOST) */
+	CHECK(compare_verdict(1.04, 1.2, 1.05, 1.1, 0.03) == VERDICT_DECIDED &&
+	      compare_verdict(0.5, 0.96, 0.6, 0.9, 0.03) == VERDICT_DECIDED &&
+	      compare_verdict(0.96, 1.04, 0.97, 1.03, 0.03) == VERDICT_TIE &&
+	      compare_verdict(0.99, 1.05, 0.99, 1.04, 0.03) == VERDICT_UNDECIDED &&
+	      compare_verdict(NAN, NAN, NAN, NAN, 0.03) == VERDICT_UNDECIDED,
+	      "the verdict rule's edges");
 	make_points(pts);
 	CHECK(groups_init(&g, pts, NK * NS), "groups_init");
 	check_groups(pts, &g);
 	check_compare(pts, &g);
+	check_twin(pts, &g);
 	groups_free(&g);
 	return test_result("compare: groups, paired rounds, verdicts, winners and crossovers");
 }

@@ -151,13 +151,17 @@ static void every_column_has_a_source(void)
 	if (!pts || n != 2)
 		return;
 	CHECK(groups_init(&g, pts, n) && compare_init(&cmp, pts, &g, 0.02), "compare");
-	/* point 1 (avx2_t_u4) leads memset (point 0), decided against it either way */
+	/* point 1 (avx2_t_u4) trails memset (point 0), the best, and is out: its row pairs it
+	 * with memset three ways (next, memset, best) */
 	cmp.pt[1] = (struct compare_point){
-		.rank = 1, .median = 50.25,
+		.rank = 2, .median = 50.25,
 		.next = { .other = 0, .n = 6, .ratio = 1.25, .lo = 1.2, .hi = 1.3,
 			  .verdict = VERDICT_DECIDED },
-		.memset = { .other = 0, .n = 6, .ratio = 1.25, .lo = 1.2, .hi = 1.3,
+		.memset = { .other = 0, .n = 6, .ratio = 0.8, .lo = 0.77, .hi = 0.83,
 			    .verdict = VERDICT_DECIDED },
+		.best = { .other = 0, .n = 6, .ratio = 0.8, .lo = 0.77, .hi = 0.83,
+			  .verdict = VERDICT_DECIDED },
+		.set = SET_OUT,
 	};
 	nf = row_of(&pts[1], &o, &m, f);
 	CHECK(nh == COL_COUNT && nf == COL_COUNT, "header %d, row %d fields, want %d", nh, nf,
@@ -181,8 +185,12 @@ static void every_column_has_a_source(void)
 	CHECK(!strcmp(f[COL_ws_class], "L2") && !strcmp(f[COL_vs_memset_point], pts[0].name),
 	      "256 KiB a thread on Genoa's 32 KiB L1d, 1 MiB L2 is well inside L2 (%s), paired "
 	      "with %s (%s)", f[COL_ws_class], pts[0].name, f[COL_vs_memset_point]);
+	CHECK(!strcmp(f[COL_winner_set], "out") && !strcmp(f[COL_vs_best_ratio], "0.8000") &&
+	      !strcmp(f[COL_vs_best_ci_low], "0.7700") && !strcmp(f[COL_vs_best_ci_high], "0.8300"),
+	      "against the best: %s %s [%s, %s]", f[COL_winner_set], f[COL_vs_best_ratio],
+	      f[COL_vs_best_ci_low], f[COL_vs_best_ci_high]);
 	CHECK(!strcmp(f[COL_vs_next_kernel], "memset") && !strcmp(f[COL_vs_next_ratio], "1.2500") &&
-	      !strcmp(f[COL_vs_memset_ci_high], "1.3000") &&
+	      !strcmp(f[COL_vs_memset_ci_high], "0.8300") &&
 	      !strcmp(f[COL_vs_memset_verdict], "decided") && !strcmp(f[COL_quality], "cv") &&
 	      !strcmp(f[COL_verified], "ok"), "comparisons: %s %s %s %s %s", f[COL_vs_next_kernel],
 	      f[COL_vs_next_ratio], f[COL_vs_memset_ci_high], f[COL_vs_memset_verdict],
