@@ -78,7 +78,9 @@
  * round of 3 repetitions on the Turin guest and up to 17 min by the estimate on the fixtures */
 #define QUICK_BUDGET_MIN 20
 /* nightly's 12 paired rounds (an interval on every ratio to memset, which the gate judges) cost
- * up to 43 min by the estimate on the fixtures against 25 min for its one round of 9 */
-#define NIGHTLY_BUDGET_MIN 45
+ * up to 43 min by the estimate on the fixtures against 25 min for its one round of 9; the
+ * answer's control kernel (memset_twin) adds a kernel: 45.2 min on the synthetic 2-socket
+ * Granite Rapids with SNC3, compact */
+#define NIGHTLY_BUDGET_MIN 48
 
 #endif

@@ -78,6 +78,10 @@ struct compare_point {
 /* The kernel every other is also paired with: what a program gets without choosing. */
 #define COMPARE_BASELINE "memset"
 
+/* The same function measured as a second kernel: a group that puts it out against memset, or
+ * memset out against it, made a wrong claim, so every run shows its own false-claim rate. */
+#define COMPARE_TWIN "memset_twin"
+
 struct compare {
 	const struct point *pts;  /* the sweep */
 	const struct groups *g;   /* its groups */

@@ -180,6 +180,34 @@ static size_t set_text(const struct compare *c, size_t g, enum winner_set set, c
 	return n;
 }
 
+/* How the A/A control came out: memset_twin and memset in one set, or separated. */
+static void twin_line(FILE *out, const struct compare *c)
+{
+	size_t groups = 0, together = 0, apart = 0;
+
+	for (size_t g = 0; g < c->g->ngroups; g++) {
+		enum winner_set a = SET_NONE, b = SET_NONE;
+
+		for (size_t m = c->g->start[g]; m < c->g->start[g + 1]; m++) {
+			const char *name = c->pts[c->g->member[m]].k->name;
+
+			if (!strcmp(name, COMPARE_BASELINE))
+				a = c->pt[c->g->member[m]].set;
+			else if (!strcmp(name, COMPARE_TWIN))
+				b = c->pt[c->g->member[m]].set;
+		}
+		if (a == SET_NONE || b == SET_NONE)
+			continue;
+		groups++;
+		together += a == b && a != SET_OPEN;
+		apart += (a == SET_IN && b == SET_OUT) || (a == SET_OUT && b == SET_IN);
+	}
+	if (groups)
+		fprintf(out, "storebench: control: %s (memset measured again) in the same set as "
+			     "memset in %zu of %zu groups, separated from it (a wrong claim) in %zu\n",
+			COMPARE_TWIN, together, groups, apart);
+}
+
 void winners_print(FILE *out, const struct compare *c)
 {
 	char in[512], open[512], base[64];
@@ -203,6 +231,7 @@ void winners_print(FILE *out, const struct compare *c)
 		fprintf(out, "; %zu group%s with nothing to compare (one kernel)", c->count[VERDICT_NONE],
 			c->count[VERDICT_NONE] == 1 ? "" : "s");
 	fputc('\n', out);
+	twin_line(out, c);
 	for (size_t g = 0; g < c->g->ngroups; g++) {
 		size_t l = c->leader[g], nout = 0;
 		const struct compare_point *p;

@@ -136,14 +136,15 @@ static void check_instruction(const struct kernel *k)
 
 	switch (k->kind) {
 	case KIND_libc:
-		/* memset and memset_const, or a glibc variant row: libc_<isa>[_erms] / libc_erms */
+		/* memset, memset_twin and memset_const, or a glibc variant row: libc_<isa>[_erms] /
+		 * libc_erms */
 		if (k->unavailable) {
 			if (strncmp(k->name, "libc_", 5) != 0 || !k->width)
 				fail(k, "a glibc variant row is libc_<variant> with its vector width");
-		} else if ((strcmp(k->name, "memset") != 0 && strcmp(k->name, "memset_const") != 0) ||
-			   k->isa) {
-			fail(k, "the libc rows are memset, memset_const and glibc variants; the first "
-				"two need no ISA");
+		} else if ((strcmp(k->name, "memset") != 0 && strcmp(k->name, "memset_twin") != 0 &&
+			    strcmp(k->name, "memset_const") != 0) || k->isa) {
+			fail(k, "the libc rows are memset, memset_twin, memset_const and glibc "
+				"variants; the first three need no ISA");
 		}
 		if (!strcmp(k->name, "memset_const") != (k->at_size != NULL))
 			fail(k, "memset_const, and it alone, has functions per compile-time size");
