@@ -1,8 +1,9 @@
 /*
- * compare_test.c — comparison groups (bench/measure/groups.c), the rounds' paired order
- * (bench/sweep/rounds.c), and the one rule of the answer (bench/measure/compare.c,
- * bench/output/winners.c): ranks, paired ratios, their intervals and verdicts, and the winners
- * and crossovers they print, on constructed samples.
+ * compare_test.c — comparison groups (bench/answer/groups.c), the rounds' paired order
+ * (bench/sweep/rounds.c), and the one rule of the answer (bench/answer/compare.c,
+ * bench/answer/winners.c): ranks, paired ratios, their intervals and verdicts, the winner sets
+ * (an A/A twin in, a 5 % slowdown out), and the winners and crossovers they print, on
+ * constructed samples.
  * Plain C, no ISA.
  */
 #include <math.h>

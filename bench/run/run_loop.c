@@ -1,0 +1,237 @@
+/*
+ * run_loop.c — the rounds, the contests and the budget of a run, and the keys only its end
+ * knows.
+ * Plain C.
+ */
+#include "run_loop.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "options.h"
+#include "progress.h"
+#include "rounds.h"
+#include "run_metadata.h"
+#include "signals.h"
+#include "winners.h"
+
+/*
+ * Keys known only when the sweep ends (the canary's series, the winners), written by keys(out,
+ * ctx) as key=value lines, into the JSON context, which waits for them.
+ */
+static void late_context(void (*keys)(FILE *out, const void *ctx), const void *ctx)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	keys(m, ctx);
+	fclose(m);
+	if (text)
+		write_preamble(NULL, text, true);
+	free(text);
+}
+
+/* The canary's settings and summary, for late_context. */
+static void canary_keys(FILE *out, const void *ctx)
+{
+	canary_settings(out, "", ctx);
+	canary_summary(out, "", ctx);
+}
+
+/* The winners and crossovers, for late_context. */
+static void winner_keys(FILE *out, const void *ctx)
+{
+	winners_keys(out, "", ctx);
+}
+
+/*
+ * After the planned rounds, a contest round: in every group with open kernels, those and the
+ * group's best, back to back (so the pairs that decide share the host's state), appended to
+ * mem->order, unless no kernel is open, ROUNDS_MAX is reached or the round would end past
+ * --budget (its time estimated from the rounds so far, per point measured).  Kernels proven in
+ * or out are not measured again.  Returns the end of the round's entries in mem->order, or 0
+ * when no round follows.
+ */
+static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, int round)
+{
+	size_t undecided = mem->cmp.count[VERDICT_UNDECIDED], n = 0, *grown;
+	bool *active;
+	double weight = 0, per_point = progress_elapsed() / (double)mem->norder;
+
+	if (o->rounds < 2 || o->budget_s <= 0 || !undecided || round >= ROUNDS_MAX)
+		return 0;
+	active = calloc(mem->npts ? mem->npts : 1, sizeof *active);
+	grown = realloc(mem->order, (mem->norder + mem->npts) * sizeof *grown);
+	if (grown)
+		mem->order = grown;
+	if (!active || !grown) {
+		free(active);
+		return 0; /* out of memory for one more round: the rounds so far stand */
+	}
+	for (size_t g = 0; g < mem->groups.ngroups; g++) {
+		if (mem->cmp.answer[g] != VERDICT_UNDECIDED || mem->cmp.leader[g] == (size_t)-1)
+			continue;
+		for (size_t m = mem->groups.start[g]; m < mem->groups.start[g + 1]; m++) {
+			size_t i = mem->groups.member[m];
+
+			active[i] = mem->cmp.pt[i].set == SET_OPEN || i == mem->cmp.leader[g];
+			n += active[i];
+		}
+	}
+	if (progress_elapsed() + per_point * (double)n > o->budget_s) {
+		free(active);
+		return 0;
+	}
+	n = rounds_shuffle(&mem->groups, active, &mem->rng, mem->order + mem->norder);
+	free(active);
+	for (size_t k = 0; k < n; k++)
+		weight += point_weight(&mem->pts[mem->order[mem->norder + k]]);
+	progress_adaptive(n, weight, undecided);
+	mem->norder += n;
+	return mem->norder;
+}
+
+/* Rank and pair the groups from the slots' histories (a failed point is left out). */
+static bool compare_slots(struct run_mem *mem, bool paired)
+{
+	const struct point_history **hist = malloc((mem->npts ? mem->npts : 1) * sizeof *hist);
+	bool ok;
+
+	if (!hist) {
+		fprintf(stderr, "storebench run: out of memory for the comparisons\n");
+		return false;
+	}
+	for (size_t i = 0; i < mem->npts; i++)
+		hist[i] = mem->slots[i].failed ? NULL : mem->slots[i].hist;
+	ok = compare_update(&mem->cmp, hist, paired);
+	if (!ok)
+		fprintf(stderr, "storebench run: out of memory for the comparisons\n");
+	free(hist);
+	return ok;
+}
+
+/* Measure mem->order[k] (in round r, the i-th of it); 0, 1 on a failed check, -1 to stop. */
+static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
+		       const struct run_config *o, size_t k, int r, size_t i_round)
+{
+	size_t i = mem->order[k];
+	const struct point *p = &mem->pts[i];
+	struct point_slot *slot = &mem->slots[i];
+	struct point_result res;
+	int rc;
+
+	if (slot->failed)
+		return 0; /* a failed check is the point's result: no round replaces it */
+	if (env->cycles)
+		for (unsigned t = 0; t < p->threads; t++)
+			env->cycles &= env->pool->t[t].cycles_fd >= 0;
+	progress_point(r, i_round, p->name, point_weight(p));
+	env->stall = k == 0 && o->stall_ms > 0;
+	env->round = r;
+	rc = measure_point(env, p, &slot->hist, &res);
+	if (rc < 0)
+		return -1;
+	slot->stats = res.stats;
+	slot->measured = true;
+	/* over rounds, cv, outlier, shared_cpu, skew and victim_cold are judged again over all of
+	 * them each round (measure.h) */
+	if (o->rounds > 1)
+		slot->quality &= ~(unsigned)(QUALITY_cv | QUALITY_outlier | QUALITY_shared_cpu |
+					     QUALITY_skew | QUALITY_victim_cold);
+	slot->quality |= res.quality;
+	slot->remeasured |= res.remeasured;
+	slot->failed = rc != 0;
+	/* one round without the canary: the sweep's order, so this row and every one before it
+	 * are final */
+	if (o->rounds == 1 && !o->canary)
+		rows_write(w, i + 1); /* a failure sets w->failed, which stops the sweep */
+	return rc;
+}
+
+/* Whether measurement k begins a group's turn: the canaries' ticks go there, so a group's
+ * kernels stay back to back. */
+static bool group_starts(const struct run_mem *mem, size_t k)
+{
+	return !k || mem->groups.group[mem->order[k]] != mem->groups.group[mem->order[k - 1]];
+}
+
+int run_loop(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
+	     const struct run_config *o)
+{
+	size_t k = 0, end = 0, first;
+	int status = 0, rc = 0;
+
+	for (int r = 0; rc >= 0 && !w->failed && !signals_pending(); r++) {
+		first = k;
+		end = r < o->rounds ? (size_t)(r + 1) * mem->npts : adaptive_round(mem, o, r);
+		if (end <= k)
+			break;
+		for (; k < end && !signals_pending(); k++) {
+			if (o->canary && canary_due(&mem->canary)) {
+				if (!slots_canary_step(&mem->canary, mem->slots, mem->npts,
+						       mem->order, mem->regime, k,
+						       o->rounds > 1)) {
+					status = 1;
+					rc = -1;
+					break;
+				}
+				/* at one round, slots [0, k) are the points measured so far: final */
+				if (!rows_canary(w, &mem->canary, o->rounds == 1 ? k : 0, false))
+					break;
+			} else if (o->canary && group_starts(mem, k) &&
+				   canary_tick_due(&mem->canary) && !canary_tick(&mem->canary, k)) {
+				fprintf(stderr, "storebench run: out of memory for the canary's passes\n");
+				status = 1;
+				rc = -1;
+				break;
+			}
+			rc = measure_one(env, mem, w, o, k, r, k - first);
+			if (rc >= 0)
+				signals_pipe_arm(); /* a point is whole: a closed pipe may stop now */
+			status |= rc != 0;
+			if (rc < 0 || w->failed)
+				break;
+		}
+		if (k < end || o->rounds == 1)
+			break;
+		/* a whole round just ended: every row holds one more, and the groups are judged */
+		if (!compare_slots(mem, true)) {
+			status = 1;
+			break;
+		}
+		if (!rows_rewrite(w, o->canary ? &mem->canary : NULL, false))
+			break;
+	}
+	/* the closing sample judges the last points; the rest of the rows, in the sweep's order,
+	 * each with the rounds it got (all of them unless stopped) */
+	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->npts, mem->order,
+					    mem->regime, k, o->rounds > 1))
+		status = 1;
+	if (!compare_slots(mem, o->rounds > 1))
+		status = 1;
+	if (!w->failed && o->rounds > 1)
+		rows_rewrite(w, o->canary ? &mem->canary : NULL, true);
+	else if (!w->failed && o->canary)
+		rows_canary(w, &mem->canary, mem->npts, true);
+	else if (!w->failed)
+		rows_write(w, mem->npts);
+	if (o->canary)
+		late_context(canary_keys, &mem->canary);
+	late_context(winner_keys, &mem->cmp);
+	return status;
+}
+
+void run_mem_free(struct run_mem *mem)
+{
+	slots_free(mem->slots, mem->npts);
+	compare_free(&mem->cmp);
+	groups_free(&mem->groups);
+	canary_free(&mem->canary);
+	free(mem->meta);
+	free(mem->order);
+	free(mem->regime);
+	free(mem->pts);
+}
