@@ -51,7 +51,6 @@
 /* A later round of a point reuses its calibration and iteration count: it costs these (the Turin
  * guest, quick's 957 points in rounds 2-6 of 1 ms: 16.5 s, 3.4 ms a point). */
 #define DRYRUN_ROUND_FIXED_MS 2
-#define DRYRUN_ROUND_PASSES 2 /* prefill and verification */
 #define DRYRUN_MODEL_TEXT \
 	"a thread moves " PLAN_STR(DRYRUN_GBPS_L1D) ", " PLAN_STR(DRYRUN_GBPS_L2) ", " \
 	PLAN_STR(DRYRUN_GBPS_L3) " or " PLAN_STR(DRYRUN_GBPS_DRAM) " GB/s when its working set " \
@@ -60,7 +59,8 @@
 	"+ 1) x max(min time, one pass over its working set) + " PLAN_STR(DRYRUN_SETUP_PASSES) \
 	" passes (calibration, prefill, verification); a later round of a point, which reuses " \
 	"its calibration and iteration count, " PLAN_STR(DRYRUN_ROUND_FIXED_MS) " ms + repetitions x " \
-	"the same + " PLAN_STR(DRYRUN_ROUND_PASSES) " passes (prefill, verification); a round " \
+	"the same (+ one pass, the prefill, where its buffer is mapped anew: a point is verified in " \
+	"its first round only); a round " \
 	"runs ceil(repetitions / rounds) repetitions; + first touch of grown buffers at " \
 	PLAN_STR(DRYRUN_FAULT_MBPS) " MB/s per thread, at most " PLAN_STR(DRYRUN_FAULT_TOTAL_GBPS) \
 	" GB/s in all; the DRAM canary's samples at the DRAM rate, the cache canaries' at the L3 " \

@@ -329,13 +329,14 @@ static int mixed_plan(const struct measure_env *env, const struct point *p, unsi
 
 /* Buffers big enough for p on every active thread, and each thread's part of the task. */
 static int prepare(const struct measure_env *env, const struct point *p,
-		   const struct pool_task *task)
+		   const struct pool_task *task, bool *grown)
 {
 	struct pool *pool = env->pool;
 	bool grow = false;
 
 	for (unsigned i = 0; i < p->threads; i++)
 		grow |= pool->t[i].buf.len < task->alloc_len;
+	*grown = grow;
 	if (grow) {
 		pool_run(pool, JOB_ALLOC, task);
 		for (unsigned i = 0; i < p->threads; i++)
@@ -662,7 +663,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 	struct run_state rs;
 	struct victim_result victim;
 	unsigned q;
-	bool ok = true, oom = false;
+	bool ok = true, oom = false, checked, grown;
 
 	memset(res, 0, sizeof *res);
 	memset(&rs, 0, sizeof rs);
@@ -681,12 +682,17 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		return -1;
 	}
 	rs.hist_base = rs.hist->nrep;
-	if (prepare(env, p, &task)) {
+	/* a point verified in an earlier round runs the same plan on the same buffer layout: its
+	 * later rounds are neither prefilled (unless a buffer was just mapped: the prefill is its
+	 * pre-fault) nor verified again, two passes over the working set saved per round */
+	checked = rs.hist->rounds > 0;
+	if (prepare(env, p, &task, &grown)) {
 		free(rs.cpu_ns);
 		free(rs.wall_ns);
 		return -1;
 	}
-	pool_run(pool, JOB_PREFILL, &task);
+	if (!checked || grown)
+		pool_run(pool, JOB_PREFILL, &task);
 	/* short batches or an outlier: what calibration got wrong or a passing stall, so once more */
 	q = attempt(env, p, &rs, env->stall, false);
 	if (q & (QUALITY_short_batch | QUALITY_outlier)) {
@@ -695,9 +701,11 @@ int measure_point(const struct measure_env *env, const struct point *p,
 		q = attempt(env, p, &rs, env->stall, true);
 	}
 	gbs_emit(true);
-	pool_run(pool, JOB_VERIFY, &task);
-	for (unsigned i = 0; i < p->threads; i++)
-		ok &= pool->t[i].ok;
+	if (!checked) {
+		pool_run(pool, JOB_VERIFY, &task);
+		for (unsigned i = 0; i < p->threads; i++)
+			ok &= pool->t[i].ok;
+	}
 	if (!ok)
 		verify_failed(env, p);
 	/* the round's sample, from the repetitions this round kept */

@@ -47,7 +47,7 @@ static double point_seconds(const struct point *p, const struct scaled_axes *a, 
 	double pass = (double)point_region_bytes(p) / thread_rate(point_level(p, a), a);
 	double batch = pass > BATCH_MIN_S ? pass : BATCH_MIN_S;
 	double rep = batch > min_time ? batch : min_time;
-	double s = later ? DRYRUN_ROUND_FIXED_MS / 1e3 + reps * rep + DRYRUN_ROUND_PASSES * pass :
+	double s = later ? DRYRUN_ROUND_FIXED_MS / 1e3 + reps * rep + (grows ? pass : 0) :
 			   DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
 
 	if (p->victim.mode == VICTIM_CHASE)
