@@ -59,8 +59,12 @@ enum verdict compare_verdict(double lo, double hi, double lo90, double hi90, dou
 	return VERDICT_UNDECIDED;
 }
 
-/* The log ratios of a's samples to b's over the rounds both have, into tmp; how many. */
-static int log_ratios(const struct point_history *a, const struct point_history *b, double *tmp)
+/*
+ * The log ratios of a's samples to b's over the rounds both have, into tmp; how many.  With
+ * kind (a group's, by round: enum round_kind), only the rounds of that kind.
+ */
+static int log_ratios(const struct point_history *a, const struct point_history *b,
+		      const unsigned char *kind, int want, double *tmp)
 {
 	int i = 0, j = 0, n = 0;
 
@@ -70,7 +74,8 @@ static int log_ratios(const struct point_history *a, const struct point_history 
 		} else if (a->sample_round[i] > b->sample_round[j]) {
 			j++;
 		} else {
-			if (a->sample[i] > 0 && b->sample[j] > 0)
+			if (a->sample[i] > 0 && b->sample[j] > 0 &&
+			    (!kind || kind[a->sample_round[i]] == want))
 				tmp[n++] = log(a->sample[i] / b->sample[j]);
 			i++;
 			j++;
@@ -88,7 +93,7 @@ static bool pair_of(const struct point_history *a, const struct point_history *b
 
 	*p = (struct pair){ .other = other, .ratio = NAN, .lo = NAN, .hi = NAN,
 			    .verdict = VERDICT_UNDECIDED };
-	p->n = log_ratios(a, b, tmp);
+	p->n = log_ratios(a, b, NULL, 0, tmp);
 	if (!p->n)
 		return true;
 	if (!signed_rank_hl(tmp, (size_t)p->n, COMPARE_DECIDED_LEVEL, &est, &lo, &hi) ||
@@ -128,7 +133,7 @@ static void settle_order(size_t *rank, size_t n, const struct point_history *con
 	for (size_t pass = 0; swapped && pass < n; pass++) {
 		swapped = false;
 		for (size_t r = 0; r + 1 < n; r++) {
-			int m = log_ratios(hist[rank[r]], hist[rank[r + 1]], tmp);
+			int m = log_ratios(hist[rank[r]], hist[rank[r + 1]], NULL, 0, tmp);
 
 			if (m && stats_median(tmp, (size_t)m) < 0) {
 				size_t t = rank[r];
@@ -166,29 +171,83 @@ static int by_p(const void *a, const void *b)
 }
 
 /*
+ * What a round was for one group: how many of its kernels it measured.  A round of the whole
+ * group (screening, or a contest of several open kernels) sets each pair ten kernels apart on
+ * average; a duel measured only the best and one open kernel, back to back.  The two are
+ * judged apart: the duels' pairs share the host's state, the others' do not, and mixed in one
+ * test the far-apart rounds' noise would hide the duels' precision.
+ */
+enum round_kind { ROUND_NONE, ROUND_DUEL, ROUND_GROUP };
+
+/* Each round's kind for the n points rank[] of a group, into kind (room for rounds). */
+static void round_kinds(const size_t *rank, size_t n, const struct point_history *const *hist,
+			unsigned char *kind, int rounds)
+{
+	memset(kind, 0, (size_t)rounds);
+	for (size_t r = 0; r < n; r++)
+		for (int s = 0; s < hist[rank[r]]->nsample; s++) {
+			int at = hist[rank[r]]->sample_round[s];
+
+			if (at >= 0 && at < rounds && kind[at] < 255)
+				kind[at]++;
+		}
+	for (int at = 0; at < rounds; at++)
+		kind[at] = kind[at] < 2 ? ROUND_NONE : kind[at] == 2 ? ROUND_DUEL : ROUND_GROUP;
+}
+
+/*
  * The winner set of the n ranked points rank[] (rank[0] the best): each other kernel's log
  * ratios to the best tested against log(1 - band) by the signed-rank test, one claim per
- * kernel (the side its data lean to: only one of "in" and "out" can be wrongly claimed), and
- * Holm's step-down over the group.  Returns how many are open; SIZE_MAX when out of memory.
+ * kernel (the side its data lean to: only one of "in" and "out" can be wrongly claimed), once
+ * over the rounds of the whole group and once over the duels, the smaller p doubled
+ * (Bonferroni over the two), and Holm's step-down over the group.  pt.best is the pair of the
+ * analysis that gave the claim's p (over every round when that was the duels, too few for an
+ * interval).  Returns how many are open; SIZE_MAX when out of memory.
  */
 static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
-			 const struct point_history *const *hist, double *tmp, struct claim *cl)
+			 const struct point_history *const *hist, const unsigned char *kind,
+			 double *tmp, struct claim *cl)
 {
-	double edge = log(1 - c->band), above, below;
+	double edge = log(1 - c->band);
 	size_t m = 0, open = 0;
 
 	c->pt[rank[0]].set = SET_IN;
 	for (size_t r = 1; r < n; r++) {
 		size_t i = rank[r];
-		int k = log_ratios(hist[i], hist[rank[0]], tmp);
+		double best_p = 2;
+		int use = ROUND_GROUP;
 
 		c->pt[i].set = SET_OPEN;
-		if (!k)
+		for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++) {
+			int k = log_ratios(hist[i], hist[rank[0]], kind, want, tmp);
+			double above, below;
+
+			if (!k)
+				continue;
+			if (!signed_rank_p(tmp, (size_t)k, edge, &above, &below))
+				return SIZE_MAX;
+			if (2 * (above < below ? above : below) < best_p) {
+				best_p = 2 * (above < below ? above : below);
+				use = want;
+				cl[m] = (struct claim){ i, best_p, above < below ? SET_IN : SET_OUT };
+			}
+		}
+		if (best_p > 1)
 			continue; /* no round in common: nothing to claim */
-		if (!signed_rank_p(tmp, (size_t)k, edge, &above, &below))
-			return SIZE_MAX;
-		cl[m++] = (struct claim){ i, above < below ? above : below,
-					  above < below ? SET_IN : SET_OUT };
+		m++;
+		if (use == ROUND_DUEL) {
+			int k = log_ratios(hist[i], hist[rank[0]], kind, ROUND_DUEL, tmp);
+			double est, lo, hi;
+
+			if (!signed_rank_hl(tmp, (size_t)k, COMPARE_DECIDED_LEVEL, &est, &lo, &hi))
+				return SIZE_MAX;
+			/* the duels' interval where they have one; else the pair over every round */
+			if (!isnan(lo))
+				c->pt[i].best = (struct pair){ .other = rank[0], .n = k,
+							       .ratio = exp(est), .lo = exp(lo),
+							       .hi = exp(hi),
+							       .verdict = c->pt[i].best.verdict };
+		}
 	}
 	qsort(cl, m, sizeof *cl, by_p);
 	for (size_t j = 0; j < m && cl[j].p <= COMPARE_ALPHA / (double)(m - j); j++)
@@ -204,17 +263,25 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 	size_t *rank = malloc((g->npoints ? g->npoints : 1) * sizeof *rank);
 	struct claim *cl = malloc((g->npoints ? g->npoints : 1) * sizeof *cl);
 	size_t cap = 1;
+	int rounds = 1;
 	double *tmp;
+	unsigned char *kind;
 	bool ok = true;
 
-	for (size_t i = 0; i < g->npoints; i++)
+	for (size_t i = 0; i < g->npoints; i++) {
 		if (hist[i] && hist[i]->nrep > (int)cap)
 			cap = (size_t)hist[i]->nrep;
+		for (int s = 0; hist[i] && s < hist[i]->nsample; s++)
+			if (hist[i]->sample_round[s] + 1 > rounds)
+				rounds = hist[i]->sample_round[s] + 1;
+	}
 	tmp = malloc(cap * sizeof *tmp);
-	if (!rank || !tmp || !cl) {
+	kind = malloc((size_t)rounds);
+	if (!rank || !tmp || !cl || !kind) {
 		free(rank);
 		free(tmp);
 		free(cl);
+		free(kind);
 		return false;
 	}
 	c->paired = paired;
@@ -258,7 +325,8 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 		} else if (!paired) {
 			c->answer[k] = VERDICT_UNDECIDED;
 		} else {
-			c->open[k] = winner_set(c, rank, n, hist, tmp, cl);
+			round_kinds(rank, n, hist, kind, rounds);
+			c->open[k] = winner_set(c, rank, n, hist, kind, tmp, cl);
 			ok &= c->open[k] != SIZE_MAX;
 			c->answer[k] = c->open[k] ? VERDICT_UNDECIDED : VERDICT_DECIDED;
 		}
@@ -267,5 +335,6 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 	free(rank);
 	free(tmp);
 	free(cl);
+	free(kind);
 	return ok;
 }

@@ -5,6 +5,7 @@
  */
 #include "run_loop.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -48,12 +49,58 @@ static void winner_keys(FILE *out, const void *ctx)
 }
 
 /*
- * After the planned rounds, a contest round: in every group with open kernels, those and the
- * group's best, back to back (so the pairs that decide share the host's state), appended to
- * mem->order, unless no kernel is open, ROUNDS_MAX is reached or the round would end past
- * --budget (its time estimated from the rounds so far, per point measured).  Kernels proven in
- * or out are not measured again.  Returns the end of the round's entries in mem->order, or 0
- * when no round follows.
+ * The rounds at which Holm's first step over a group of k kernels can put anything in or out:
+ * 2 x 2^-n <= COMPARE_ALPHA / (k - 1), twice the smallest one-sided p of n signed-rank pairs
+ * (compare.c doubles it: rounds of the group and duels are two analyses; 13 for the quick
+ * preset's ~35 kernels).  Before it, nothing but more rounds of every open kernel helps.
+ */
+static int screening_rounds(size_t k)
+{
+	return k < 2 ? 0 : (int)ceil(log2(2 * (double)(k - 1) / COMPARE_ALPHA));
+}
+
+/*
+ * Mark group g's points of the next contest round in active; how many.  Until the group has
+ * its screening rounds, every open kernel and the best; then a duel: the best and the open
+ * kernel with the fewest samples, so over the following rounds each open kernel is measured
+ * right beside the best in turn (a pair a few milliseconds apart shares the host's speed state,
+ * one ten kernels apart does not: ../shared/research/pairing-measured.md).
+ */
+static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
+{
+	const struct groups *gr = &mem->groups;
+	size_t best = mem->cmp.leader[g], pick = (size_t)-1, n = 1;
+	bool duel = mem->slots[best].hist &&
+		    mem->slots[best].hist->nsample >= screening_rounds(gr->start[g + 1] - gr->start[g]);
+
+	active[best] = true;
+	for (size_t m = gr->start[g]; m < gr->start[g + 1]; m++) {
+		size_t i = gr->member[m];
+		const struct point_history *h = mem->slots[i].hist;
+
+		if (mem->cmp.pt[i].set != SET_OPEN || i == best)
+			continue;
+		if (!duel) {
+			active[i] = true;
+			n++;
+		} else if (pick == (size_t)-1 ||
+			   (h ? h->nsample : 0) < (mem->slots[pick].hist ? mem->slots[pick].hist->nsample : 0)) {
+			pick = i;
+		}
+	}
+	if (pick != (size_t)-1) {
+		active[pick] = true;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * After the planned rounds, a contest round of every group with open kernels (contest_of),
+ * each group's points back to back, appended to mem->order, unless no kernel is open,
+ * ROUNDS_MAX is reached or the round would end past --budget (its time estimated from the
+ * rounds so far, per point measured).  Kernels proven in or out are not measured again.
+ * Returns the end of the round's entries in mem->order, or 0 when no round follows.
  */
 static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, int round)
 {
@@ -71,16 +118,9 @@ static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, in
 		free(active);
 		return 0; /* out of memory for one more round: the rounds so far stand */
 	}
-	for (size_t g = 0; g < mem->groups.ngroups; g++) {
-		if (mem->cmp.answer[g] != VERDICT_UNDECIDED || mem->cmp.leader[g] == (size_t)-1)
-			continue;
-		for (size_t m = mem->groups.start[g]; m < mem->groups.start[g + 1]; m++) {
-			size_t i = mem->groups.member[m];
-
-			active[i] = mem->cmp.pt[i].set == SET_OPEN || i == mem->cmp.leader[g];
-			n += active[i];
-		}
-	}
+	for (size_t g = 0; g < mem->groups.ngroups; g++)
+		if (mem->cmp.answer[g] == VERDICT_UNDECIDED && mem->cmp.leader[g] != (size_t)-1)
+			n += contest_of(mem, g, active);
 	if (progress_elapsed() + per_point * (double)n > o->budget_s) {
 		free(active);
 		return 0;
