@@ -36,50 +36,46 @@ def group(r):
     return (r["call_bytes"], r["ws_bytes"], r["threads"], r["rw_ratio"])
 
 
-def claims(run):
-    """(group, kernel a, kernel b) -> +1 when a beats b, for every pair the run decided."""
-    out = {}
+def winner_sets(run):
+    """{point: in/out/open} of a run's rows."""
+    return {r["point"]: r["winner_set"] for r in run.rows}
+
+
+def decided(run):
+    """(groups decided, groups) from the run's winner_sets metadata."""
+    entries = [e.split() for e in run.meta["winner_sets"].split(",") if e]
+    return sum(e[1] == "decided" for e in entries), len(entries)
+
+
+def twin_apart(run):
+    """Groups in which memset_twin and memset were put on opposite sides (in / out)."""
+    by = {}
     for r in run.rows:
-        for other, pre in ((r["vs_next_kernel"], "vs_next"), ("memset", "vs_memset")):
-            if not other or other == r["kernel"] or r[pre + "_verdict"] != "decided":
-                continue
-            a, b = sorted((r["kernel"], other))
-            win = float(r[pre + "_ratio"]) > 1
-            out[(group(r), a, b)] = 1 if win == (a == r["kernel"]) else -1
-    return out
+        if r["kernel"] in ("memset", "memset_twin"):
+            by.setdefault(group(r), {})[r["kernel"]] = r["winner_set"]
+    return sum(set(v.values()) == {"in", "out"} for v in by.values() if len(v) == 2)
 
 
-def pairs_cell(rs):
-    """'913, 896, 907 (2430)': pairs decided per run, and decided in two runs, summed over the
-    pairs of runs; and the count of those that disagree."""
-    c = [claims(r) for r in rs]
-    both = [(k, x[k] == y[k]) for x, y in itertools.combinations(c, 2) for k in x if k in y]
-    return "%s (%d)" % (", ".join(str(len(x)) for x in c), len(both)), sum(not s for _, s in both)
+def contradictions(rs):
+    """Points in in one run and out in another, over every pair of runs."""
+    sets = [winner_sets(r) for r in rs]
+    return sum({a[p], b[p]} == {"in", "out"} for a, b in itertools.combinations(sets, 2)
+               for p in a if p in b)
 
 
-def answers_cell(rs):
-    """'0/2/27, 1/1/27, 0/3/26 of 29': each run's groups decided / tie / undecided."""
-    out = []
-    for r in rs:
-        verdicts = [e.split()[2] for e in r.meta["winners"].split(",") if len(e.split()) >= 3]
-        out.append("/".join(str(verdicts.count(v)) for v in ("decided", "tie", "undecided")))
-    return "%s of %d" % (", ".join(out), len(verdicts))
-
-
-def coverage_cell(rs):
-    """'59 %': the share of (row, other run) pairs whose interval holds the other run's median."""
-    med = [{(r["kernel"],) + group(r): float(r["gbps_median"]) for r in x.rows} for x in rs]
+def memset_coverage(rs):
+    """The share of (row, other run) pairs whose vs_memset interval holds the other run's
+    ratio."""
+    ratio = [{r["point"]: float(r["vs_memset_ratio"]) for r in x.rows if r["vs_memset_ratio"]}
+             for x in rs]
     held = []
     for i, x in enumerate(rs):
         for r in x.rows:
-            if r["gbps_ci_low"]:
-                held += [float(r["gbps_ci_low"]) <= m[(r["kernel"],) + group(r)] <=
-                         float(r["gbps_ci_high"]) for j, m in enumerate(med) if j != i]
+            if r["vs_memset_ci_low"]:
+                held += [float(r["vs_memset_ci_low"]) <= m[r["point"]] <=
+                         float(r["vs_memset_ci_high"]) for j, m in enumerate(ratio)
+                         if j != i and r["point"] in m]
     return "%.0f %%" % (100 * statistics.mean(held))
-
-
-def flagged(rs):
-    return [100 * sum(r["quality"] != "ok" for r in x.rows) / len(x.rows) for x in rs]
 
 
 def night(name):
@@ -92,78 +88,48 @@ def night(name):
     return (int(m.group(2)), int(m.group(3) or 0)) if m else (None, None)
 
 
-QUICK = ("064357", "064511", "064625")
-SIX = ("064739", "064854", "065010")
+QUICK = ("034536", "034658", "034822")
+SIX = ("034940", "035055", "035211")
 
 
-def table_rows():
-    quick, six = runs(*QUICK), runs(*SIX)
+def answer_rows():
+    """The answer table: per command, groups decided and open kernels per run, the A/A control,
+    contradictions between runs and the vs-memset intervals' hold on the other runs."""
     out = []
-    for rs, label in ((quick, "quick"), (six, "6-kernel")):
-        cell, contra = pairs_cell(rs)
-        check(contra == 0, f"{label}: {contra} contradictions between the cited runs")
-        out.append("| %s | **0** | %s | %s | %s |" % (
-            cell, answers_cell(rs), coverage_cell(rs),
-            ", ".join("%.0f %%" % f for f in flagged(rs))))
-    return out
-
-
-def regime(run, r):
-    """'L2', 'LLC' or 'DRAM': the canary that judged row r (a thread's working set against
-    twice its canaries' calls, half an L2 and half an LLC)."""
-    ws = int(r["ws_bytes"]) // int(r["threads"])
-    return ("L2" if ws <= 2 * int(run.meta["canary_l2_call_bytes"]) else
-            "LLC" if ws <= 2 * int(run.meta["canary_llc_call_bytes"]) else "DRAM")
-
-
-def shift(a, b):
-    """Per regime and thread count, the median over points of run b's median / run a's."""
-    med = {(r["kernel"],) + group(r): float(r["gbps_median"]) for r in a.rows}
-    out = {}
-    for r in b.rows:
-        out.setdefault((regime(b, r), r["threads"]), []).append(
-            float(r["gbps_median"]) / med[(r["kernel"],) + group(r)])
-    return {k: statistics.median(v) for k, v in out.items()}
-
-
-def leaders(run):
-    """{call bytes: (leader, lead over the runner-up)} of the groups whose leader is decided."""
-    out = {}
-    for e in run.meta["winners"].split(","):
-        f = e.split()
-        if len(f) >= 4 and f[2] == "decided":
-            out[int(f[0].split("/")[0].split(":")[1])] = (f[1], float(f[3]))
+    for stamps in (QUICK, SIX):
+        rs = [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in stamps]
+        counts = [decided(r) for r in rs]
+        out.append("| %s of %d | %s | %s | %d | %s |" % (
+            ", ".join(str(d) for d, _ in counts), counts[0][1],
+            ", ".join(str(sum(v == "open" for v in winner_sets(r).values())) for r in rs),
+            ", ".join(str(twin_apart(r)) for r in rs), contradictions(rs), memset_coverage(rs)))
     return out
 
 
 def answer_sentences():
-    quick, six = runs(*QUICK), runs(*SIX)
-    lead = [leaders(r) for r in six]
-    names = {k for d in lead for k, _ in d.values()}
-    l1 = [8192, 16384, 32768]
-    check(names == {"avx512_t_u2"}, f"6-kernel decided leaders {names}")
-    check(all(set(l1) <= set(d) for d in lead), f"6-kernel: L1d decided in every run: {lead}")
-    rest = [sorted(s for s in d if s not in l1) for d in lead]
-    check(all(65536 <= s <= 524288 for x in rest for s in x) and sum(map(bool, rest)) == 2,
-          f"6-kernel: some of 64-512 KiB decided in two runs: {rest}")
-    check(all(max(d) <= 524288 for d in lead), "6-kernel: nothing decided from 1 MiB up")
-    gains = [100 * (d[s][1] - 1) for d in lead for s in l1]
-    first = [shift(quick[0], b) for b in quick[1:]]
-    moved = [v for d in first for v in d.values()]
-    check(all(v < 1 for v in moved), f"quick: the first run faster in every regime: {first}")
-    dram = [shift(a, b)[("DRAM", "1")] for a, b in itertools.combinations(six, 2)]
-    width = [100 * (float(r["gbps_ci_high"]) - float(r["gbps_ci_low"])) / float(r["gbps_median"])
-             for x in six for r in x.rows if regime(x, r) == "DRAM"]
-    samples = [int(r["samples"]) for x in six for r in x.rows if regime(x, r) == "DRAM"]
-    # the first and last windows are shorter: the starting sample's own and the sweep's tail
-    passes = [int(n) for x in quick + six for n in x.meta["canary_l2_passes"].split(",")[1:-1]]
-    return ["%s %% over the runner-up" % span(gains, "%.0f"),
-            "(their medians %s of its own, regime by regime)" % span(moved, "%.2f"),
-            "DRAM points moved %s %% from run to run" % span([100 * abs(v - 1) for v in dram],
-                                                            "%.0f"),
-            "DRAM intervals rest on\n%s rounds, %.0f %% wide" % (span(samples, "%d"),
-                                                                statistics.median(width)),
-            "took %s passes per window" % span(passes, "%d")]
+    """The figures of the answer section's prose, from the same runs as its table."""
+    quick = [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in QUICK]
+    six = [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in SIX]
+    best = lambda run, sizes: [float(r["vs_memset_ratio"]) for r in run.rows  # noqa: E731
+                               if r["group_rank"] == "1" and int(r["call_bytes"]) in sizes]
+    at4m = lambda run, k: float(next(r["gbps_median"] for r in run.rows  # noqa: E731
+                                     if r["kernel"] == k and r["call_bytes"] == str(4 << 20)))
+    l1d = [100 * (x - 1) for run in six for x in best(run, (8192, 16384, 32768))]
+    big = [100 * (x - 1) for run in six for x in best(run, (64 << 20, 128 << 20))]
+    slow = [run for run in six if at4m(run, "memset") < 50]
+    fast = [run for run in six if run not in slow]
+    check(len(slow) == 2 and len(fast) == 1, "4 MiB: memset slow in two runs, fast in one")
+    libc = lambda runs: [at4m(r, k) for r in runs for k in ("memset", "rep_stosb")]  # noqa: E731
+    wide = [sum(r["winner_set"] == "open" for r in run.rows if r["threads"] == "2" and
+                int(r["call_bytes"]) == c) for run in quick
+            for c in {int(r["call_bytes"]) for r in run.rows if r["threads"] == "2"}
+            if c >= 24 << 20]
+    return ["%s %% over memset" % span(l1d, "%.0f"),
+            "%s %% over\nmemset" % span(big, "%.0f"),
+            "ran at %s GB/s in two runs and at %s in the other, while avx512_t_u2 ran at %s" % (
+                span(libc(slow), "%.0f"), span(libc(fast), "%.0f"),
+                span([at4m(r, "avx512_t_u2") for r in six], "%.0f")),
+            "%s of the 35 kernels stay open" % span(wide, "%d")]
 
 
 def nights_sentence():
@@ -328,7 +294,7 @@ def main():
         glibc = f.read()
     embedded_plots(readme)
     for text, page, name in ([(t, readme, "README.md") for t in
-                              table_rows() + answer_sentences() + result_section() +
+                              answer_rows() + answer_sentences() + result_section() +
                               session_figures() + levels_figures()] +
                              [(t, ci, "docs/ci.md") for t in nights_sentence()] +
                              [(t, glibc, "docs/glibc.md") for t in glibc_page()]):
