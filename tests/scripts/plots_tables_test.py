@@ -27,6 +27,8 @@ FIXTURE = "tests/fixtures/zen5-2cpu-sweep.csv"
 LEVELS = "tests/fixtures/zen5-2cpu-levels.csv"
 # a real paired run (6 kernels, 8 KiB..128 MiB, 1 thread, the quick preset's rounds and budget)
 PAIRED = "results/turin-vm/20261203T171333Z.csv"
+# the 6-kernel sweep of README's answer section, with winner sets (2026-12-06)
+WINNER_SETS = "results/turin-vm/20261206T034940Z.csv"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -427,9 +429,22 @@ def answer(src):
     if not margins or not all(m.endswith("~") for m in margins) or \
             "answer: skipped, the run claims no winner" not in one.stdout:
         fail("answer: a one-round run settles nothing and claims no winner:\n%s" % one.stdout)
+    # a run with winner sets (2026-12-06): one row per group, its best, answer, in and open as
+    # the winner_sets metadata says
+    winners = len(data.meta["winners"].split(","))
+    sets = reader.load(os.path.join(src, WINNER_SETS))
+    r = run([os.path.join(src, "scripts/table"), "--section", "answer",
+             os.path.join(src, WINNER_SETS)])
+    got = {f[0]: f[1:] for f in cells(r.stdout.splitlines()) if len(f) == 5}
+    best = {e.split()[0]: e.split()[1] for e in sets.meta["winners"].split(",")}
+    entries = [e.split() for e in sets.meta["winner_sets"].split(",")]
+    for group, verdict, ins, opens in entries:
+        want = [best[group], verdict, ins.replace("+", ", "), opens.replace("+", ", ")]
+        if got.get(group) != want:
+            fail("answer: %s: %s, want %s" % (group, got.get(group), want))
     print("ok: answer: %d winners rows as the metadata says, %d classes settled by storebench's "
-          "verdicts; a one-round run settles none" % (len(data.meta["winners"].split(",")),
-                                                       settled))
+          "verdicts; a one-round run settles none; %d winner sets as the run printed them" % (
+              winners, settled, len(entries)))
     return 0
 
 
