@@ -382,8 +382,8 @@ static int run(const struct cmdline *cl, struct machine *mach, struct run_config
 			failed, strerror(errno));
 		return 1;
 	}
-	fprintf(stderr, "storebench: %zu of %zu points in %.1f s\n", w.done, npts,
-		progress_elapsed());
+	fprintf(stderr, "storebench: %zu of %zu points in %.1f s, %.1f s of it in timed batches\n",
+		w.done, npts, progress_elapsed(), mem->timed_s);
 	rows_print_flagged(&w.flagged, w.done, &o->quality);
 	winners_print(stderr, &mem->cmp);
 	if (signals_pending())

@@ -78,6 +78,7 @@ struct run_state {
 	/* the point's, over the repetitions of its last attempt */
 	double batch_ns_median;        /* median of the repetitions' median batch makespans */
 	double skew_median;            /* the same of their median start skew shares */
+	uint64_t timed_ns;             /* every timed batch's makespan, calibration's not included */
 	bool have_batch;               /* the two above are known */
 	/* what the reporter saw */
 	int repetitions;           /* as Google Benchmark ran them */
@@ -133,6 +134,7 @@ static double batch(void *ctx)
 
 	rs->iters++;
 	rs->ns += bt.ns;
+	rs->timed_ns += bt.ns;
 	rs->ticks += bt.ticks;
 	rs->cycles += bt.cycles;
 	rs->run_until_read += bt.read_bytes;
@@ -751,6 +753,7 @@ int measure_point(const struct measure_env *env, const struct point *p,
 			q |= QUALITY_victim_cold;
 	}
 	res->quality = q;
+	res->timed_s = (double)rs.timed_ns / 1e9;
 	free(rs.cpu_ns);
 	free(rs.wall_ns);
 	free(rs.rep_gbps);

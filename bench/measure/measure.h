@@ -86,6 +86,7 @@ struct point_result {
 	struct point_stats stats; /* the CSV's statistics columns */
 	unsigned quality;    /* enum quality_reason bits; later stages (the canary) OR in theirs */
 	bool remeasured;     /* calibrated and measured a second time (short batches, an outlier) */
+	double timed_s;      /* seconds inside timed batches (Google Benchmark's), this measurement */
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gbench_shim.h"
+#include "progress.h"
 #include "run_metadata.h"
 #include "winners.h"
 
@@ -103,6 +104,14 @@ bool rows_write(struct rows_out *w, size_t upto)
 	return keep_rows(w);
 }
 
+void rows_timing_keys(FILE *out, const char *prefix, double timed_s)
+{
+	double wall = progress_elapsed();
+
+	fprintf(out, "%stimed_s=%.1f\n%stimed_share=%.2f\n", prefix, timed_s, prefix,
+		wall > 0 ? timed_s / wall : 0);
+}
+
 bool rows_canary(struct rows_out *w, const struct canary *c, size_t upto, bool last)
 {
 	put_rows(w, upto);
@@ -125,8 +134,10 @@ bool rows_rewrite(struct rows_out *w, const struct canary *c, bool last)
 	w->next = w->samples = w->pending = w->done = 0;
 	w->flagged = w->adding = (struct flagged){ 0 };
 	put_rows(w, w->nslots);
-	if (last && w->cmp) /* the answer, after the rows it rests on */
+	if (last && w->cmp) { /* the answer, after the rows it rests on */
 		winners_keys(w->of->csv_stream, "# ", w->cmp);
+		rows_timing_keys(w->of->csv_stream, "# ", w->timed_s);
+	}
 	ok = c ? rows_canary(w, c, w->nslots, last) : keep_rows(w);
 	if (ok && !outfiles_rewrite_commit(w->of)) {
 		w->werr = errno;

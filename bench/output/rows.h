@@ -50,7 +50,15 @@ struct rows_out {
 	struct flagged adding;     /* those of the pending rows */
 	const char *failed;        /* the file a write failed on, NULL while all went through */
 	int werr;                  /* and why */
+	double timed_s;            /* seconds inside timed batches so far: the run's last metadata */
 };
+
+/*
+ * The run's timed_s (seconds inside timed batches) and timed_share (of the wall time since the
+ * sweep started) as key=value lines, each after prefix: what of a run measured stores, and
+ * what went to prefill, verification, calibration, canaries and the rest.
+ */
+void rows_timing_keys(FILE *out, const char *prefix, double timed_s);
 
 /* The one line a failed write gets: the file, why, and what is left of both files. */
 int rows_write_failed(struct outfiles *of, const char *file, int err, size_t done);

@@ -42,6 +42,12 @@ static void canary_keys(FILE *out, const void *ctx)
 	canary_summary(out, "", ctx);
 }
 
+/* The run's timed seconds and share, for late_context (ctx: the seconds). */
+static void timing_keys(FILE *out, const void *ctx)
+{
+	rows_timing_keys(out, "", *(const double *)ctx);
+}
+
 /* The winners and crossovers, for late_context. */
 static void winner_keys(FILE *out, const void *ctx)
 {
@@ -176,6 +182,8 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 		return -1;
 	slot->stats = res.stats;
 	slot->measured = true;
+	mem->timed_s += res.timed_s;
+	w->timed_s = mem->timed_s;
 	/* over rounds, cv, outlier, shared_cpu, skew and victim_cold are judged again over all of
 	 * them each round (measure.h) */
 	if (o->rounds > 1)
@@ -261,6 +269,7 @@ int run_loop(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
 	if (o->canary)
 		late_context(canary_keys, &mem->canary);
 	late_context(winner_keys, &mem->cmp);
+	late_context(timing_keys, &mem->timed_s);
 	return status;
 }
 

@@ -33,6 +33,7 @@ struct run_mem {
 	struct point_slot *slots; /* npts of them, each with its point's identity columns */
 	char *meta;               /* the run's metadata, until the preamble is written */
 	struct canary canary;     /* the drift canary, when --canary on */
+	double timed_s;           /* seconds inside timed batches, over every measurement so far */
 };
 
 /*

@@ -90,6 +90,13 @@ def rounds():
         check(order != runs["c"][0], "seeds 42 and 43: the same order")
         check((meta.get("rounds"), meta.get("seed"), meta.get("repetitions_per_round")) ==
               ("3", "42", "2"), f"metadata rounds/seed/repetitions_per_round: {meta}")
+        # every repetition runs timed batches for at least --min-time (Google Benchmark's rule),
+        # and the timed seconds are a share of the wall time
+        least = sum(int(x["repetitions"]) for x in rows) * 0.001
+        check(float(meta.get("timed_s", 0)) >= round(least, 1) and
+              0 < float(meta.get("timed_share", 0)) <= 1,
+              f"timed_s {meta.get('timed_s')} (at least {least:.3f}), timed_share "
+              f"{meta.get('timed_share')}")
         # rows in the sweep's order, each over every repetition of its 3 rounds (ceil(4/3) each)
         check([f"{x['kernel']}/call:{x['call_bytes']}" for x in rows] ==
               [n.split("/ws:")[0] for n in natural], "rows are not in the sweep's order")
