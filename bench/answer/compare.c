@@ -84,6 +84,15 @@ static int log_ratios(const struct point_history *a, const struct point_history 
 	return n;
 }
 
+/* The n values of tmp batched in pairs while they follow each other (COMPARE_LAG1_MAX);
+ * how many remain. */
+static int batched(double *tmp, int n)
+{
+	while (n >= COMPARE_BATCH_MIN && stats_lag1(tmp, (size_t)n) > COMPARE_LAG1_MAX)
+		n = (int)stats_batch_pairs(tmp, (size_t)n);
+	return n;
+}
+
 /* a against b over the rounds both have; tmp holds the shorter history's samples.  false when
  * out of memory. */
 static bool pair_of(const struct point_history *a, const struct point_history *b, size_t other,
@@ -93,7 +102,7 @@ static bool pair_of(const struct point_history *a, const struct point_history *b
 
 	*p = (struct pair){ .other = other, .ratio = NAN, .lo = NAN, .hi = NAN,
 			    .verdict = VERDICT_UNDECIDED };
-	p->n = log_ratios(a, b, NULL, 0, tmp);
+	p->n = batched(tmp, log_ratios(a, b, NULL, 0, tmp));
 	if (!p->n)
 		return true;
 	if (!signed_rank_hl(tmp, (size_t)p->n, COMPARE_DECIDED_LEVEL, &est, &lo, &hi) ||
@@ -219,7 +228,7 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 
 		c->pt[i].set = SET_OPEN;
 		for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++) {
-			int k = log_ratios(hist[i], hist[rank[0]], kind, want, tmp);
+			int k = batched(tmp, log_ratios(hist[i], hist[rank[0]], kind, want, tmp));
 			double above, below;
 
 			if (!k)
@@ -236,7 +245,8 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 			continue; /* no round in common: nothing to claim */
 		m++;
 		if (use == ROUND_DUEL) {
-			int k = log_ratios(hist[i], hist[rank[0]], kind, ROUND_DUEL, tmp);
+			int k = batched(tmp, log_ratios(hist[i], hist[rank[0]], kind, ROUND_DUEL,
+							tmp));
 			double est, lo, hi;
 
 			if (!signed_rank_hl(tmp, (size_t)k, COMPARE_DECIDED_LEVEL, &est, &lo, &hi))

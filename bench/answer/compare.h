@@ -51,6 +51,15 @@ extern const char *const winner_set_name[];
  */
 #define COMPARE_ALPHA 0.01
 
+/*
+ * Rounds in time order whose log ratios follow each other (a host state longer than a round)
+ * are worth fewer independent ones than their count: while the lag-1 autocorrelation is above
+ * COMPARE_LAG1_MAX and at least COMPARE_BATCH_MIN values remain, consecutive pairs are averaged
+ * (batch means) before a test or an interval (../shared/research/stats-anchors.md, 4.4).
+ */
+#define COMPARE_LAG1_MAX 0.3
+#define COMPARE_BATCH_MIN 12
+
 /* Levels of a pair's intervals: decided by the two-sided 95 %, tie by the 90 % (TOST). */
 #define COMPARE_DECIDED_LEVEL 0.95
 #define COMPARE_TIE_LEVEL 0.90

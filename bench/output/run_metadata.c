@@ -143,8 +143,10 @@ static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *ma
 	metadata_kv(m, "", "ci_method", "%s", MEDIAN_CI_METHOD);
 	metadata_kv(m, "", "ci_level", "%g", MEDIAN_CI_LEVEL);
 	metadata_kv(m, "", "tie_band", "%g", o->tie_band);
-	metadata_kv(m, "", "answer_method", "%s", SIGNED_RANK_METHOD " of per-round log ratios; "
-		    "winner set by one-sided tests at the band's edge, Holm over each group");
+	metadata_kv(m, "", "answer_method", "%s", SIGNED_RANK_METHOD " of per-round log ratios "
+		    "(batched in pairs while their lag-1 autocorrelation is over "
+		    PLAN_STR(COMPARE_LAG1_MAX) "); winner set by one-sided tests at the band's edge, "
+		    "Holm over each group");
 	metadata_kv(m, "", "answer_alpha", "%g", COMPARE_ALPHA);
 	metadata_kv(m, "", "pairing", "%s", o->rounds > 1 ?
 		    "rounds: groups shuffled, each group's kernels back to back in a shuffled order" :

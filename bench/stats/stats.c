@@ -58,3 +58,28 @@ bool stats_median_ci(double *x, size_t n, double level, double *median, double *
 	*hi = x[b];
 	return true;
 }
+
+double stats_lag1(const double *x, size_t n)
+{
+	double mean = 0, num = 0, den = 0, size = 0;
+
+	if (n < 3)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		mean += x[i] / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		den += (x[i] - mean) * (x[i] - mean);
+		size += x[i] * x[i];
+		if (i)
+			num += (x[i] - mean) * (x[i - 1] - mean);
+	}
+	/* equal values leave a spread of rounding errors only, which correlate with nothing */
+	return den > 1e-24 * (size > 1 ? size : 1) ? num / den : NAN;
+}
+
+size_t stats_batch_pairs(double *x, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		x[i / 2] = (x[i] + x[i + 1]) / 2;
+	return n / 2;
+}

@@ -40,4 +40,13 @@ double stats_median(double *x, size_t n);
  */
 bool stats_median_ci(double *x, size_t n, double level, double *median, double *lo, double *hi);
 
+/*
+ * The lag-1 autocorrelation of x[0..n) in its order: how much each value follows the one before
+ * (NAN below 3 values or with no spread).
+ */
+double stats_lag1(const double *x, size_t n);
+
+/* The means of consecutive pairs of x, in place (an odd last value dropped); returns n / 2. */
+size_t stats_batch_pairs(double *x, size_t n);
+
 #endif

@@ -1,7 +1,7 @@
 /*
  * stats_test.c — the shared statistics (bench/stats/): the order-statistic interval of a median,
  * the ranks the binomial tail gives, written down from its table, and the values they pick; the
- * median; the generator's sequence and draws.
+ * median; the lag-1 autocorrelation and batch means; the generator's sequence and draws.
  * Plain C, no ISA.
  */
 #include <math.h>
@@ -37,6 +37,22 @@ static void test_prng(void)
 		      (unsigned long long)seen[v]);
 }
 
+/* The lag-1 autocorrelation and the batch means that answer it (compare.c). */
+static void test_lag1(void)
+{
+	double alt[8] = { 1, -1, 1, -1, 1, -1, 1, -1 }, runs[8] = { 1, 1, 1, 1, -1, -1, -1, -1 };
+	double same[5] = { 0.01, 0.01, 0.01, 0.01, 0.01 }, x[5] = { 1, 2, 3, 4, 5 };
+
+	CHECK(fabs(stats_lag1(alt, 8) + 7.0 / 8) < 1e-12, "alternating: %g, want -7/8",
+	      stats_lag1(alt, 8));
+	CHECK(fabs(stats_lag1(runs, 8) - 5.0 / 8) < 1e-12, "two runs of four: %g, want 5/8",
+	      stats_lag1(runs, 8));
+	CHECK(isnan(stats_lag1(same, 5)) && isnan(stats_lag1(x, 2)),
+	      "equal values or two values: no autocorrelation");
+	CHECK(stats_batch_pairs(x, 5) == 2 && x[0] == 1.5 && x[1] == 3.5,
+	      "batch means of 1..5: %g %g, the odd last one dropped", x[0], x[1]);
+}
+
 int main(void)
 {
 	/* n, the 0-based ranks of the 95 % interval: P(B < k) for Binomial(n, 1/2) at or below 2.5 % */
@@ -68,6 +84,7 @@ int main(void)
 	CHECK(stats_cmp_double(&x[0], &x[1]) < 0 && stats_cmp_double(&x[1], &x[0]) > 0 &&
 	      stats_cmp_double(&x[0], &x[0]) == 0, "stats_cmp_double orders ascending");
 	test_prng();
+	test_lag1();
 	return test_result("stats: binomial ranks for 6..1000 samples, the values they pick, the "
 			   "median, the generator");
 }
