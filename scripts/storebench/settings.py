@@ -22,9 +22,10 @@ __all__ = ["SETTINGS", "PER_RUN", "line", "differences", "note", "unusual"]
 # Metadata that differs between any two runs and says nothing about their settings: times,
 # files, the seed, and what the run measured on the side (the TSC's rate, the memory free per
 # node at its start, the canary's readings).
-# The run's answer (winners, crossovers) is a result, not a setting.
+# The run's answer (winners, winner sets, crossovers) and its time inside timed batches are
+# results, not settings.
 PER_RUN = ("utc_time", "utc", "utc_start", "json_file", "csv_file", "command_line", "seed",
-           "winners", "crossovers", "settings_keys",
+           "winners", "winner_sets", "crossovers", "timed_s", "timed_share", "settings_keys",
            "canary_series", "canary_sample", "canary_start_gbps", "canary_ref_gbps",
            "canary_passes", "canary_out_samples", "tsc_hz", "numa_node_memory_bytes") + tuple(
                "canary_%s_%s" % (regime, k) for regime in ("l2", "llc")
