@@ -290,8 +290,8 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 		total += s;
 	}
 	if (o->rounds > 1 && o->budget_s > total) {
-		fprintf(out, "rounds_s=%.0f adaptive_until_s=%g  # then rounds of the undecided "
-			     "groups while --budget lasts\n", total, o->budget_s);
+		fprintf(out, "rounds_s=%.0f adaptive_until_s=%g  # then contest rounds of the open "
+			     "kernels while --budget lasts\n", total, o->budget_s);
 		total = o->budget_s;
 	}
 	human_seconds(total, h1, sizeof h1);
