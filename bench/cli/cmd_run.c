@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,28 @@ static void print_notes(const struct run_config *o, const struct cpu_info *cpu,
 		fprintf(stderr, "storebench run: note: --budget %g s adds rounds after the --rounds "
 				"ones (2 or more); at --rounds 1 there are none, so it has no effect\n",
 			o->budget_s);
+}
+
+/*
+ * The plan's time by --dry-run's model against --budget, said before the first point: what the
+ * planned rounds take and what is left for the contest rounds, or that none will fit.
+ */
+static void plan_line(const struct run_config *o, const struct canary_config *cfg,
+		      const struct point *pts, size_t n)
+{
+	double s = dryrun_rounds_seconds(o, cfg, pts, n);
+
+	if (isnan(s))
+		return;
+	fprintf(stderr, "storebench: plan: %d round%s of %zu point%s, estimated %.*f s by --dry-run's "
+			"model", o->rounds, o->rounds == 1 ? "" : "s", n, n == 1 ? "" : "s",
+		s < 10 ? 1 : 0, s);
+	if (o->rounds > 1 && o->budget_s > 0 && s < o->budget_s)
+		fprintf(stderr, "; contest rounds until --budget %g s", o->budget_s);
+	else if (o->rounds > 1 && o->budget_s > 0)
+		fprintf(stderr, "; past --budget %g s: the planned rounds run whole, no contest round "
+				"will fit", o->budget_s);
+	fputc('\n', stderr);
 }
 
 /*
@@ -355,6 +378,7 @@ static int run(const struct cmdline *cl, struct machine *mach, struct run_config
 		return rows_write_failed(&of, w.failed, w.werr, 0);
 	}
 	fprintf(stderr, "storebench: %zu points -> %s\n", npts, of.csv.path);
+	plan_line(o, &cfg, mem->pts, npts);
 	progress_start(weight, npts, o->rounds);
 	status = run_loop(&env, mem, &w, o);
 	pool_stop(&pool);

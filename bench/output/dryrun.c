@@ -5,6 +5,7 @@
  */
 #include "dryrun.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,35 @@ static void print_victim(FILE *out, const struct run_config *o, const struct poi
 		fprintf(out, " victim_delay_ns=%llu", (unsigned long long)p->victim.delay_ns);
 }
 
+/* p's seconds over every planned round: its first (calibration, first touch when its buffers
+ * grow) and the later ones. */
+static double planned_seconds(const struct run_config *o, const struct point *p, int reps,
+			      double min_time, bool grows)
+{
+	const struct scaled_axes *a = axes_at(o, p->threads);
+
+	return point_seconds(p, a, reps, min_time, grows, false) +
+	       (o->rounds - 1) * point_seconds(p, a, reps, min_time, false, true);
+}
+
+double dryrun_rounds_seconds(const struct run_config *o, const struct canary_config *cfg,
+			     const struct point *pts, size_t n)
+{
+	unsigned long long *lens = calloc(o->placement.ncpus ? o->placement.ncpus : 1, sizeof *lens);
+	int reps = rounds_repetitions(o->repetitions > 0 ? o->repetitions : GB_DEFAULT_REPETITIONS,
+				      o->rounds);
+	double min_time = o->min_time > 0 ? o->min_time : GB_DEFAULT_MIN_TIME_S, total = 0;
+	size_t samples;
+
+	if (!lens)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		total += planned_seconds(o, &pts[i], reps, min_time,
+					 footprint_point_grows(&pts[i], lens));
+	free(lens);
+	return total + (o->canary ? canary_seconds(o, cfg, total, &samples) : 0);
+}
+
 int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 		 const struct canary_config *cfg, const struct point *pts, size_t n)
 {
@@ -233,8 +263,7 @@ int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 		const struct point *p = &pts[i];
 		const struct scaled_axes *a = axes_at(o, p->threads);
 		enum level r = point_level(p, a), c = point_class(p, a);
-		double s = point_seconds(p, a, reps, min_time, footprint_point_grows(p, lens), false) +
-			   (o->rounds - 1) * point_seconds(p, a, reps, min_time, false, true);
+		double s = planned_seconds(o, p, reps, min_time, footprint_point_grows(p, lens));
 		unsigned long long region = point_region_bytes(p);
 
 		if (!i || p->threads != pts[i - 1].threads) {

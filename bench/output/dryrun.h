@@ -22,4 +22,12 @@
 int dryrun_print(FILE *out, const struct machine *m, const struct run_config *o,
 		 const struct canary_config *cfg, const struct point *pts, size_t n);
 
+/*
+ * The seconds the planned --rounds of pts[0..n) take by the model dryrun_print prints (its
+ * rounds_s: before any contest round), the canaries included when o has them on; NAN out of
+ * memory.
+ */
+double dryrun_rounds_seconds(const struct run_config *o, const struct canary_config *cfg,
+			     const struct point *pts, size_t n);
+
 #endif

@@ -76,6 +76,10 @@ def rounds():
                              "--canary", "off", "--csv", name + ".csv"], d)
             check(r.returncode == 0, f"rounds run {name} exit {r.returncode}: {r.stderr[-1500:]}")
             runs[name] = (order_of(r.stderr),) + read_csv(os.path.join(d, name + ".csv"))
+            # the plan's time by the dry-run model, said before the first point (no --budget)
+            check(re.search(r"^storebench: plan: 3 rounds of 12 points, estimated [0-9.]+ s by "
+                            r"--dry-run's model$", r.stderr, re.M),
+                  f"rounds run {name}: no plan line: {r.stderr[:400]}")
         order, meta, rows, header = runs["a"]
         check(header == COLUMNS, "header differs from csv_columns.def")
         check(len(order) == 3 * 12, f"{len(order)} measurements, want 3 rounds x 12 points")
