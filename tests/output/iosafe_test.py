@@ -408,8 +408,10 @@ def output():
                       x.startswith("----") or x.startswith("Run on") for x in err),
               "default: no Google Benchmark context, warning or table")
         rest = [x for x in err if x not in progress and not x.startswith("storebench run: note")]
-        check(len(rest) <= 6, f"default: start line, summary, flagged, the answer, csv, json "
-              f"only: {rest}")
+        check(len(rest) <= 7, f"default: start line, plan, summary, flagged, the answer, csv, "
+              f"json only: {rest}")
+        check(sum(x.startswith("storebench: plan: 1 round of 10 points, estimated ")
+                  for x in rest) == 1, f"default: one plan line: {rest}")
         check(sum(x.startswith("storebench: no winner claimed") for x in rest) == 1,
               f"default (one round): the answer is one line saying no winner is claimed: {rest}")
         check(any(x.startswith("storebench: 10 of 10 points in ") for x in err),
