@@ -224,40 +224,38 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 	for (size_t r = 1; r < n; r++) {
 		size_t i = rank[r];
 		double best_p = 2;
-		int use = ROUND_GROUP;
+		struct pair duel = { .lo = NAN }; /* the duels' ratio, when they gave the claim */
 
 		c->pt[i].set = SET_OPEN;
 		for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++) {
 			int k = batched(tmp, log_ratios(hist[i], hist[rank[0]], kind, want, tmp));
-			double above, below;
+			double above, below, p, est, lo, hi;
 
 			if (!k)
 				continue;
 			if (!signed_rank_p(tmp, (size_t)k, edge, &above, &below))
 				return SIZE_MAX;
-			if (2 * (above < below ? above : below) < best_p) {
-				best_p = 2 * (above < below ? above : below);
-				use = want;
-				cl[m] = (struct claim){ i, best_p, above < below ? SET_IN : SET_OUT };
-			}
+			p = 2 * (above < below ? above : below);
+			if (p >= best_p)
+				continue;
+			best_p = p;
+			cl[m] = (struct claim){ i, p, above < below ? SET_IN : SET_OUT };
+			duel.lo = NAN;
+			if (want != ROUND_DUEL)
+				continue;
+			if (!signed_rank_hl(tmp, (size_t)k, COMPARE_DECIDED_LEVEL, &est, &lo, &hi))
+				return SIZE_MAX;
+			duel = (struct pair){ .other = rank[0], .n = k, .ratio = exp(est),
+					      .lo = exp(lo), .hi = exp(hi),
+					      .verdict = c->pt[i].best.verdict };
 		}
 		if (best_p > 1)
 			continue; /* no round in common: nothing to claim */
 		m++;
-		if (use == ROUND_DUEL) {
-			int k = batched(tmp, log_ratios(hist[i], hist[rank[0]], kind, ROUND_DUEL,
-							tmp));
-			double est, lo, hi;
-
-			if (!signed_rank_hl(tmp, (size_t)k, COMPARE_DECIDED_LEVEL, &est, &lo, &hi))
-				return SIZE_MAX;
-			/* the duels' interval where they have one; else the pair over every round */
-			if (!isnan(lo))
-				c->pt[i].best = (struct pair){ .other = rank[0], .n = k,
-							       .ratio = exp(est), .lo = exp(lo),
-							       .hi = exp(hi),
-							       .verdict = c->pt[i].best.verdict };
-		}
+		/* the duels' interval where they gave the claim and have one; else the pair over
+		 * every round */
+		if (!isnan(duel.lo))
+			c->pt[i].best = duel;
 	}
 	qsort(cl, m, sizeof *cl, by_p);
 	for (size_t j = 0; j < m && cl[j].p <= COMPARE_ALPHA / (double)(m - j); j++)

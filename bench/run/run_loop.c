@@ -72,25 +72,28 @@ static int screening_rounds(size_t k)
  * right beside the best in turn (a pair a few milliseconds apart shares the host's speed state,
  * one ten kernels apart does not: ../shared/research/pairing-measured.md).
  */
+/* The round samples point i has so far. */
+static int samples_of(const struct run_mem *mem, size_t i)
+{
+	return mem->slots[i].hist ? mem->slots[i].hist->nsample : 0;
+}
+
 static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
 {
 	const struct groups *gr = &mem->groups;
 	size_t best = mem->cmp.leader[g], pick = (size_t)-1, n = 1;
-	bool duel = mem->slots[best].hist &&
-		    mem->slots[best].hist->nsample >= screening_rounds(gr->start[g + 1] - gr->start[g]);
+	bool duel = samples_of(mem, best) >= screening_rounds(gr->start[g + 1] - gr->start[g]);
 
 	active[best] = true;
 	for (size_t m = gr->start[g]; m < gr->start[g + 1]; m++) {
 		size_t i = gr->member[m];
-		const struct point_history *h = mem->slots[i].hist;
 
 		if (mem->cmp.pt[i].set != SET_OPEN || i == best)
 			continue;
 		if (!duel) {
 			active[i] = true;
 			n++;
-		} else if (pick == (size_t)-1 ||
-			   (h ? h->nsample : 0) < (mem->slots[pick].hist ? mem->slots[pick].hist->nsample : 0)) {
+		} else if (pick == (size_t)-1 || samples_of(mem, i) < samples_of(mem, pick)) {
 			pick = i;
 		}
 	}
