@@ -20,7 +20,8 @@ const char *const verdict_name[] = {
 };
 
 const char *const winner_set_name[] = {
-	[SET_NONE] = "", [SET_IN] = "in", [SET_OUT] = "out", [SET_OPEN] = "open",
+	[SET_NONE] = "", [SET_IN] = "in", [SET_OUT] = "out", [SET_EDGE] = "edge",
+	[SET_OPEN] = "open",
 };
 
 bool compare_init(struct compare *c, const struct point *pts, const struct groups *g,
@@ -35,6 +36,8 @@ bool compare_init(struct compare *c, const struct point *pts, const struct group
 		compare_free(c);
 		return false;
 	}
+	for (size_t k = 0; k < g->ngroups; k++)
+		c->leader[k] = (size_t)-1;
 	return true;
 }
 
@@ -84,13 +87,40 @@ static int log_ratios(const struct point_history *a, const struct point_history 
 	return n;
 }
 
-/* The n values of tmp batched in pairs while they follow each other (COMPARE_LAG1_MAX);
- * how many remain. */
-static int batched(double *tmp, int n)
+/* The n values of tmp batched in pairs while they follow each other (COMPARE_LAG1_MAX) and
+ * at least least values would remain; how many remain. */
+static int batched(double *tmp, int n, int least)
 {
-	while (n >= COMPARE_BATCH_MIN && stats_lag1(tmp, (size_t)n) > COMPARE_LAG1_MAX)
+	while (n / 2 >= least && stats_lag1(tmp, (size_t)n) > COMPARE_LAG1_MAX)
 		n = (int)stats_batch_pairs(tmp, (size_t)n);
 	return n;
+}
+
+/*
+ * The values of tmp's first n a claim may be read over: the last planned look within n
+ * (COMPARE_LOOK_FIRST doubled), batched while they follow each other; 0 before the first look,
+ * or when they still follow each other at the fewest means allowed.
+ */
+static int look_of(double *tmp, int n)
+{
+	int look = 0;
+
+	for (int j = 0, at = COMPARE_LOOK_FIRST; j < COMPARE_LOOKS && at <= n; j++, at *= 2)
+		look = at;
+	if (!look)
+		return 0;
+	look = batched(tmp, look, COMPARE_LOOK_FIRST);
+	return stats_lag1(tmp, (size_t)look) > COMPARE_LAG1_MAX ? 0 : look;
+}
+
+int compare_screening_pairs(size_t k)
+{
+	double level = COMPARE_ALPHA / COMPARE_LOOKS / (double)(k > 2 ? k - 1 : 1);
+	int at = COMPARE_LOOK_FIRST;
+
+	for (int j = 1; j < COMPARE_LOOKS && 2 * ldexp(1, -at) > level; j++)
+		at *= 2;
+	return at;
 }
 
 /* a against b over the rounds both have; tmp holds the shorter history's samples.  false when
@@ -102,7 +132,7 @@ static bool pair_of(const struct point_history *a, const struct point_history *b
 
 	*p = (struct pair){ .other = other, .ratio = NAN, .lo = NAN, .hi = NAN,
 			    .verdict = VERDICT_UNDECIDED };
-	p->n = batched(tmp, log_ratios(a, b, NULL, 0, tmp));
+	p->n = batched(tmp, log_ratios(a, b, NULL, 0, tmp), COMPARE_BATCH_MIN);
 	if (!p->n)
 		return true;
 	if (!signed_rank_hl(tmp, (size_t)p->n, COMPARE_DECIDED_LEVEL, &est, &lo, &hi) ||
@@ -155,6 +185,30 @@ static void settle_order(size_t *rank, size_t n, const struct point_history *con
 	}
 }
 
+/*
+ * The best of the last update keeps the first place while the kernel ranked above it now is
+ * less than COMPARE_KEEP_BEST of the band faster in their paired rounds: kernels within a
+ * fraction of a percent trade the median's first place from round to round, and every claim
+ * and duel is against the best, so a best that changed with each round would leave each duel
+ * without a partner.  rank[] holds the n ranked points; prev the last best or (size_t)-1.
+ */
+static void keep_best(size_t *rank, size_t n, size_t prev, const struct point_history *const *hist,
+		      double band, double *tmp)
+{
+	size_t at = 0;
+	int m;
+
+	while (at < n && rank[at] != prev)
+		at++;
+	if (at == 0 || at == n)
+		return;
+	m = log_ratios(hist[rank[0]], hist[prev], NULL, 0, tmp);
+	if (!m || stats_median(tmp, (size_t)m) >= log(1 + COMPARE_KEEP_BEST * band))
+		return;
+	memmove(rank + 1, rank, at * sizeof *rank);
+	rank[0] = prev;
+}
+
 /* The median of a point's samples: what it is ranked by. */
 static double median_of(const struct point_history *h, double *tmp)
 {
@@ -166,8 +220,9 @@ static double median_of(const struct point_history *h, double *tmp)
 /* One kernel's test against the best: the smaller one-sided p and the claim it would make. */
 struct claim {
 	size_t point;          /* the kernel's point */
-	double p;              /* min(p of "above the band's edge", p of "below it") */
-	enum winner_set side;  /* SET_IN or SET_OUT: the side p is of */
+	double p;              /* the chance of a wrong claim (claim_of), doubled over the two
+				* analyses */
+	enum winner_set side;  /* SET_IN, SET_OUT or SET_EDGE: the claim p is of */
 };
 
 static int by_p(const void *a, const void *b)
@@ -205,19 +260,45 @@ static void round_kinds(const size_t *rank, size_t n, const struct point_history
 }
 
 /*
+ * The claim the log ratios d[0..k) to the best make against the band's lower edge e =
+ * log(1 - band), and its p, into *side and *p: "in" (above e), "out" (below e) or "edge"
+ * (within half the band of it: above e_lo and below e_hi, both tested, the larger p).  Whatever
+ * the true ratio, each claim that would be wrong there needs the one-sided test of that wrong
+ * side to pass (a false "in" or "edge" below e_lo both need d proven above e_lo, the false
+ * "out" or "edge" above e_hi both need d proven below e_hi), so the smallest p of the three
+ * is the chance of a wrong claim, with no further correction.  false when out of memory.
+ */
+static bool claim_of(const double *d, size_t k, double band, enum winner_set *side, double *p)
+{
+	double above, below, above_lo, below_lo, above_hi, below_hi, edge_p;
+
+	if (!signed_rank_p(d, k, log(1 - band), &above, &below) ||
+	    !signed_rank_p(d, k, log(1 - (1 + COMPARE_EDGE) * band), &above_lo, &below_lo) ||
+	    !signed_rank_p(d, k, log(1 - (1 - COMPARE_EDGE) * band), &above_hi, &below_hi))
+		return false;
+	edge_p = above_lo > below_hi ? above_lo : below_hi;
+	*side = above < below ? SET_IN : SET_OUT;
+	*p = above < below ? above : below;
+	if (edge_p < *p) {
+		*side = SET_EDGE;
+		*p = edge_p;
+	}
+	return true;
+}
+
+/*
  * The winner set of the n ranked points rank[] (rank[0] the best): each other kernel's log
- * ratios to the best tested against log(1 - band) by the signed-rank test, one claim per
- * kernel (the side its data lean to: only one of "in" and "out" can be wrongly claimed), once
- * over the rounds of the whole group and once over the duels, the smaller p doubled
- * (Bonferroni over the two), and Holm's step-down over the group.  pt.best is the pair of the
- * analysis that gave the claim's p (over every round when that was the duels, too few for an
- * interval).  Returns how many are open; SIZE_MAX when out of memory.
+ * ratios to the best make one claim (claim_of) by the signed-rank test, once over the rounds
+ * of the whole group and once over the duels, each at its last planned look (look_of), the
+ * smaller p doubled (Bonferroni over the two), and Holm's step-down over the group at
+ * COMPARE_ALPHA / COMPARE_LOOKS.  pt.best is the pair of the analysis that gave the claim's p
+ * (over every round when that was the duels, too few for an interval).  Returns how many are
+ * open; SIZE_MAX when out of memory.
  */
 static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 			 const struct point_history *const *hist, const unsigned char *kind,
 			 double *tmp, struct claim *cl)
 {
-	double edge = log(1 - c->band);
 	size_t m = 0, open = 0;
 
 	c->pt[rank[0]].set = SET_IN;
@@ -228,18 +309,19 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 
 		c->pt[i].set = SET_OPEN;
 		for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++) {
-			int k = batched(tmp, log_ratios(hist[i], hist[rank[0]], kind, want, tmp));
-			double above, below, p, est, lo, hi;
+			int k = look_of(tmp, log_ratios(hist[i], hist[rank[0]], kind, want, tmp));
+			enum winner_set side;
+			double p, est, lo, hi;
 
 			if (!k)
 				continue;
-			if (!signed_rank_p(tmp, (size_t)k, edge, &above, &below))
+			if (!claim_of(tmp, (size_t)k, c->band, &side, &p))
 				return SIZE_MAX;
-			p = 2 * (above < below ? above : below);
+			p *= 2;
 			if (p >= best_p)
 				continue;
 			best_p = p;
-			cl[m] = (struct claim){ i, p, above < below ? SET_IN : SET_OUT };
+			cl[m] = (struct claim){ i, p, side };
 			duel.lo = NAN;
 			if (want != ROUND_DUEL)
 				continue;
@@ -258,7 +340,7 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 			c->pt[i].best = duel;
 	}
 	qsort(cl, m, sizeof *cl, by_p);
-	for (size_t j = 0; j < m && cl[j].p <= COMPARE_ALPHA / (double)(m - j); j++)
+	for (size_t j = 0; j < m && cl[j].p <= COMPARE_ALPHA / COMPARE_LOOKS / (double)(m - j); j++)
 		c->pt[cl[j].point].set = cl[j].side;
 	for (size_t r = 1; r < n; r++)
 		open += c->pt[rank[r]].set == SET_OPEN;
@@ -308,8 +390,10 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 		}
 		sort_c = c;
 		qsort(rank, n, sizeof *rank, by_median);
-		if (paired)
+		if (paired) {
 			settle_order(rank, n, hist, tmp);
+			keep_best(rank, n, c->leader[k], hist, c->band, tmp);
+		}
 		for (size_t r = 0; r < n; r++) {
 			c->pt[rank[r]].rank = (unsigned)r + 1;
 			if (!strcmp(c->pts[rank[r]].k->name, COMPARE_BASELINE))

@@ -9,8 +9,9 @@
  * The answer asks which kernels are as fast as the group's best, not which single one leads:
  * kernels 1 % apart trade places from run to run, a set of them does not.  Each kernel is
  * tested against the best at the band's lower edge: proven above it, the kernel is in the
- * winner set; proven below, out; neither, open.  Holm's step-down over the group's kernels at
- * COMPARE_ALPHA keeps the chance of any wrong in/out claim in a group below it.
+ * winner set; proven below, out; proven close to it (within half the band), on the edge;
+ * none of these, open.  Holm's step-down over the group's kernels at COMPARE_ALPHA keeps the
+ * chance of any wrong claim in a group below it.
  * The CSV's vs_* and winner_set columns, the winners table and the scripts all read these.
  */
 #ifndef STOREBENCH_COMPARE_H
@@ -37,7 +38,9 @@ enum winner_set {
 	SET_NONE, /* unranked, or no rounds to pair */
 	SET_IN,   /* proven within the tie band of the best (the best itself is in) */
 	SET_OUT,  /* proven slower than the best by more than the band */
-	SET_OPEN, /* neither yet: more rounds could tell */
+	SET_EDGE, /* proven on the band's edge, within COMPARE_EDGE of the band from it: neither
+		   * in nor out is worth the rounds it would take, and it moves from run to run */
+	SET_OPEN, /* none of these yet: more rounds could tell */
 };
 
 /* The CSV's words, by enum winner_set ("" for SET_NONE). */
@@ -54,11 +57,35 @@ extern const char *const winner_set_name[];
 /*
  * Rounds in time order whose log ratios follow each other (a host state longer than a round)
  * are worth fewer independent ones than their count: while the lag-1 autocorrelation is above
- * COMPARE_LAG1_MAX and at least COMPARE_BATCH_MIN values remain, consecutive pairs are averaged
- * (batch means) before a test or an interval (../shared/research/stats-anchors.md, 4.4).
+ * COMPARE_LAG1_MAX and the means of consecutive pairs would still be COMPARE_BATCH_MIN or more,
+ * the pairs are averaged (batch means) before a test or an interval
+ * (../shared/research/stats-anchors.md, 4.4).  Never fewer: 2^-n bounds a signed-rank p, and
+ * batched below a dozen values nothing could be claimed however far apart two kernels are.
  */
 #define COMPARE_LAG1_MAX 0.3
 #define COMPARE_BATCH_MIN 12
+
+/*
+ * Planned looks (stats-anchors.md, 4.5).  The answer is judged after every round, and a kernel
+ * proven in or out stops being measured, so a test read at every round would be read until it
+ * errs.  A claim is read only over the first COMPARE_LOOK_FIRST pairs of an analysis, or the
+ * first 2, 4 ... times as many, COMPARE_LOOKS looks in all, each at COMPARE_ALPHA /
+ * COMPARE_LOOKS (Bonferroni over the looks holds under any dependence between them).  Pairs past
+ * a look wait for the next; a series still correlated at a look (after batching, which keeps
+ * at least COMPARE_LOOK_FIRST means) claims nothing there.  At 16 pairs Holm's first step can
+ * pass in groups of up to ~80 kernels.
+ */
+#define COMPARE_LOOK_FIRST 16
+#define COMPARE_LOOKS 4
+#define COMPARE_LOOK_LAST (COMPARE_LOOK_FIRST << (COMPARE_LOOKS - 1))
+
+/* The edge claim's half-width as a share of the band: with a band of 3 %, "edge" is 1.5 % to
+ * 4.5 % behind the best. */
+#define COMPARE_EDGE 0.5
+
+/* The share of the band by which a kernel must lead the group's best in their paired rounds
+ * (median log ratio) to take its place (compare.c, keep_best). */
+#define COMPARE_KEEP_BEST (1.0 / 3)
 
 /* Levels of a pair's intervals: decided by the two-sided 95 %, tie by the 90 % (TOST). */
 #define COMPARE_DECIDED_LEVEL 0.95
@@ -76,7 +103,8 @@ struct pair {
 /* What the comparisons say about one point. */
 struct compare_point {
 	unsigned rank;     /* 1 = its group's leader, 2 the runner-up...; 0 = unranked.  By median
-			    * GB/s, then adjacent pairs whose paired ratio says otherwise swapped */
+			    * GB/s, then adjacent pairs whose paired ratio says otherwise swapped;
+			    * the last leader stays first unless COMPARE_KEEP_BEST behind */
 	double median;     /* the median GB/s of its samples */
 	struct pair next;  /* against the point ranked just below it (VERDICT_NONE for the last) */
 	struct pair memset;/* against its group's memset (VERDICT_NONE for memset or without one) */
@@ -97,7 +125,8 @@ struct compare {
 	double band;              /* --tie-band: a ratio within 1 +- band is a tie */
 	bool paired;              /* two rounds or more: comparisons exist (else ranks only) */
 	struct compare_point *pt; /* one per point */
-	size_t *leader;           /* per group: its rank-1 point (the best), or (size_t)-1 */
+	size_t *leader;           /* per group: its rank-1 point (the best), or (size_t)-1; kept
+				   * from one update to the next (keep_best) */
 	enum verdict *answer;     /* per group: decided when no kernel is open, else undecided */
 	size_t *open;             /* per group: its open kernels */
 	size_t count[4];          /* groups by answer, indexed by enum verdict */
@@ -117,6 +146,11 @@ void compare_free(struct compare *c);
  * when out of memory.
  */
 bool compare_update(struct compare *c, const struct point_history *const *hist, bool paired);
+
+/* The pairs of the whole group's rounds a group of k kernels needs before Holm's first step
+ * can put anything in or out: the first look at which twice 2^-n (the smallest p of n pairs,
+ * doubled over the two analyses) is within COMPARE_ALPHA / COMPARE_LOOKS / (k - 1). */
+int compare_screening_pairs(size_t k);
 
 /* The verdict of a ratio's 95 % interval [lo, hi] and 90 % interval [lo90, hi90] against
  * 1 +- band (undecided without an interval). */

@@ -210,7 +210,7 @@ static void twin_line(FILE *out, const struct compare *c)
 
 void winners_print(FILE *out, const struct compare *c)
 {
-	char in[512], open[512], base[64];
+	char in[512], edge[512], open[512], base[64];
 	size_t nopen = 0;
 
 	if (!c->paired) {
@@ -249,12 +249,17 @@ void winners_print(FILE *out, const struct compare *c)
 			fprintf(out, ", over memset %s", base);
 		}
 		fprintf(out, "); %zu out", nout);
+		if (set_text(c, g, SET_EDGE, edge, sizeof edge))
+			fprintf(out, "; on the band's edge: %s", edge);
 		if (set_text(c, g, SET_OPEN, open, sizeof open))
 			fprintf(out, "; open: %s", open);
 		fputc('\n', out);
 	}
 	crossovers(c, print_crossover, &(struct emit_ctx){ .out = out, .c = c });
 }
+
+/* The sets of a winner_sets entry, in its order (out is every other kernel of the group). */
+static const enum winner_set key_sets[] = { SET_IN, SET_EDGE, SET_OPEN };
 
 void winners_keys(FILE *out, const char *prefix, const struct compare *c)
 {
@@ -281,15 +286,17 @@ void winners_keys(FILE *out, const char *prefix, const struct compare *c)
 
 		if (c->leader[g] == (size_t)-1 || c->answer[g] == VERDICT_NONE || !c->paired)
 			continue;
-		fprintf(out, "%s%s %s ", sep, shape(c, g), verdict_name[c->answer[g]]);
-		for (int set = SET_IN; set <= SET_OPEN; set += SET_OPEN - SET_IN) {
+		fprintf(out, "%s%s %s", sep, shape(c, g), verdict_name[c->answer[g]]);
+		for (size_t k = 0; k < sizeof key_sets / sizeof *key_sets; k++) {
 			s2 = "";
+			fputc(' ', out);
 			for (size_t m = c->g->start[g]; m < c->g->start[g + 1]; m++)
-				if (c->pt[c->g->member[m]].set == (enum winner_set)set) {
+				if (c->pt[c->g->member[m]].set == key_sets[k]) {
 					fprintf(out, "%s%s", s2, c->pts[c->g->member[m]].k->name);
 					s2 = "+";
 				}
-			fprintf(out, "%s%s", *s2 ? "" : "-", set == SET_IN ? " " : "");
+			if (!*s2)
+				fputc('-', out);
 		}
 		sep = ",";
 	}

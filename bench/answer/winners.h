@@ -19,7 +19,8 @@ void winners_print(FILE *out, const struct compare *c);
  * The same as two key=value lines for the JSON's context and the CSV's metadata, entries
  * comma-joined, fields space-separated (names hold neither):
  * winners=<group> <leader> <answer>[ <ratio over the runner-up> <low> <high>],...,
- * winner_sets=<group> <answer> <in kernels>+... <open kernels>+... (- for none),... and
+ * winner_sets=<group> <answer> <in kernels>+... <edge kernels>+... <open kernels>+... (- for
+ * none),... and
  * crossovers=<series> <leader below> <its sizes> <leader above> <its sizes>,... (a series is a
  * group's shape without call: and ws:, the sizes are those two fields)
  */

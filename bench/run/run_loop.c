@@ -54,41 +54,35 @@ static void winner_keys(FILE *out, const void *ctx)
 	winners_keys(out, "", ctx);
 }
 
-/*
- * The rounds at which Holm's first step over a group of k kernels can put anything in or out:
- * 2 x 2^-n <= COMPARE_ALPHA / (k - 1), twice the smallest one-sided p of n signed-rank pairs
- * (compare.c doubles it: rounds of the group and duels are two analyses; 13 for the quick
- * preset's ~35 kernels).  Before it, nothing but more rounds of every open kernel helps.
- */
-static int screening_rounds(size_t k)
-{
-	return k < 2 ? 0 : (int)ceil(log2(2 * (double)(k - 1) / COMPARE_ALPHA));
-}
-
-/*
- * Mark group g's points of the next contest round in active; how many.  Until the group has
- * its screening rounds, every open kernel and the best; then a duel: the best and the open
- * kernel with the fewest samples, so over the following rounds each open kernel is measured
- * right beside the best in turn (a pair a few milliseconds apart shares the host's speed state,
- * one ten kernels apart does not: ../shared/research/pairing-measured.md).
- */
 /* The round samples point i has so far. */
 static int samples_of(const struct run_mem *mem, size_t i)
 {
 	return mem->slots[i].hist ? mem->slots[i].hist->nsample : 0;
 }
 
+/*
+ * Mark group g's points of the next contest round in active; how many.  Until the best has the
+ * rounds Holm's first step needs (compare_screening_pairs), every open kernel and the best;
+ * then a duel: the best and the open kernel with the fewest samples, so over the following
+ * rounds each open kernel is measured right beside the best in turn (a pair a few milliseconds
+ * apart shares the host's speed state, one ten kernels apart does not:
+ * ../shared/research/pairing-measured.md).  A kernel with samples for the last look
+ * (COMPARE_LOOK_LAST duels) is not measured again: more could not change its claim.  0 when
+ * no kernel is left to measure beside the best.
+ */
 static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
 {
 	const struct groups *gr = &mem->groups;
 	size_t best = mem->cmp.leader[g], pick = (size_t)-1, n = 1;
-	bool duel = samples_of(mem, best) >= screening_rounds(gr->start[g + 1] - gr->start[g]);
+	int screening = compare_screening_pairs(gr->start[g + 1] - gr->start[g]);
+	bool duel = samples_of(mem, best) >= screening;
 
 	active[best] = true;
 	for (size_t m = gr->start[g]; m < gr->start[g + 1]; m++) {
 		size_t i = gr->member[m];
 
-		if (mem->cmp.pt[i].set != SET_OPEN || i == best)
+		if (mem->cmp.pt[i].set != SET_OPEN || i == best ||
+		    samples_of(mem, i) >= screening + COMPARE_LOOK_LAST)
 			continue;
 		if (!duel) {
 			active[i] = true;
@@ -101,7 +95,10 @@ static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
 		active[pick] = true;
 		n++;
 	}
-	return n;
+	if (n > 1)
+		return n;
+	active[best] = false; /* nothing left to measure beside it */
+	return 0;
 }
 
 /*

@@ -435,16 +435,32 @@ def answer(src):
     sets = reader.load(os.path.join(src, WINNER_SETS))
     r = run([os.path.join(src, "scripts/table"), "--section", "answer",
              os.path.join(src, WINNER_SETS)])
-    got = {f[0]: f[1:] for f in cells(r.stdout.splitlines()) if len(f) == 5}
+    got = {f[0]: f[1:] for f in cells(r.stdout.splitlines()) if len(f) == 6}
     best = {e.split()[0]: e.split()[1] for e in sets.meta["winners"].split(",")}
     entries = [e.split() for e in sets.meta["winner_sets"].split(",")]
-    for group, verdict, ins, opens in entries:
-        want = [best[group], verdict, ins.replace("+", ", "), opens.replace("+", ", ")]
+    for group, verdict, ins, opens in entries:  # from before the edge set: none on its edge
+        want = [best[group], verdict, ins.replace("+", ", "), "-", opens.replace("+", ", ")]
         if got.get(group) != want:
             fail("answer: %s: %s, want %s" % (group, got.get(group), want))
+    # today's entries add the kernels on the band's edge between in and open
+    tmp = tempfile.mkdtemp(prefix="sb-edge-")
+    try:
+        edged = os.path.join(tmp, "edge.csv")
+        with open(os.path.join(src, WINNER_SETS)) as f, open(edged, "w") as out:
+            for line in f:
+                if line.startswith("# winner_sets="):
+                    group = entries[0][0]
+                    line = "# winner_sets=%s decided avx512_t_u8 avx2_t_u8+sse2_t_u4 -\n" % group
+                out.write(line)
+        r = run([os.path.join(src, "scripts/table"), "--section", "answer", edged])
+        row = [f for f in cells(r.stdout.splitlines()) if len(f) == 6 and f[0] == group]
+        if row != [[group, best[group], "decided", "avx512_t_u8", "avx2_t_u8, sse2_t_u4", "-"]]:
+            fail("answer: an entry with an edge set: %s\n%s" % (row, r.stdout))
+    finally:
+        shutil.rmtree(tmp)
     print("ok: answer: %d winners rows as the metadata says, %d classes settled by storebench's "
-          "verdicts; a one-round run settles none; %d winner sets as the run printed them" % (
-              winners, settled, len(entries)))
+          "verdicts; a one-round run settles none; %d winner sets as the run printed them, and "
+          "one with an edge set" % (winners, settled, len(entries)))
     return 0
 
 
