@@ -14,6 +14,28 @@
 #include "signed_rank.h"
 #include "stats.h"
 
+/*
+ * What the last update computed for a point, kept with what it was computed from.  Samples are
+ * only ever appended, so two points' rounds in common only grow: the same partner and the same
+ * count of common rounds (or of planned looks) mean the same values, and the update after a
+ * round that did not measure the point (most of them, once duels begin) reuses the result
+ * instead of sorting every Walsh mean again.
+ */
+struct pair_memo {
+	size_t other; /* the partner, (size_t)-1 before the first */
+	int raw;      /* rounds in common with it */
+	struct pair pair;
+};
+
+struct compare_memo {
+	struct pair_memo next, memset, best; /* pair_of's results */
+	size_t claim_best;  /* the best the claim was tested against, (size_t)-1 before the first */
+	int claim_look[2];  /* the planned looks of the duels and of the group's rounds */
+	double claim_p;     /* its p, doubled over the analyses (2: no claim) */
+	enum winner_set claim_side;
+	struct pair claim_duel; /* the duels' pair where they gave the claim (.lo NAN if not) */
+};
+
 const char *const verdict_name[] = {
 	[VERDICT_NONE] = "", [VERDICT_DECIDED] = "decided", [VERDICT_TIE] = "tie",
 	[VERDICT_UNDECIDED] = "undecided",
@@ -32,12 +54,16 @@ bool compare_init(struct compare *c, const struct point *pts, const struct group
 	c->leader = calloc(g->ngroups ? g->ngroups : 1, sizeof *c->leader);
 	c->answer = calloc(g->ngroups ? g->ngroups : 1, sizeof *c->answer);
 	c->open = calloc(g->ngroups ? g->ngroups : 1, sizeof *c->open);
-	if (!c->pt || !c->leader || !c->answer || !c->open) {
+	c->memo = calloc(g->npoints ? g->npoints : 1, sizeof *c->memo);
+	if (!c->pt || !c->leader || !c->answer || !c->open || !c->memo) {
 		compare_free(c);
 		return false;
 	}
 	for (size_t k = 0; k < g->ngroups; k++)
 		c->leader[k] = (size_t)-1;
+	for (size_t i = 0; i < g->npoints; i++)
+		c->memo[i].next.other = c->memo[i].memset.other = c->memo[i].best.other =
+			c->memo[i].claim_best = (size_t)-1;
 	return true;
 }
 
@@ -47,6 +73,8 @@ void compare_free(struct compare *c)
 	free(c->leader);
 	free(c->answer);
 	free(c->open);
+	free(c->memo);
+	c->memo = NULL;
 	c->pt = NULL;
 	c->leader = NULL;
 	c->answer = NULL;
@@ -96,6 +124,16 @@ static int batched(double *tmp, int n, int least)
 	return n;
 }
 
+/* The last planned look within n pairs (COMPARE_LOOK_FIRST doubled); 0 before the first. */
+static int planned_look(int n)
+{
+	int look = 0;
+
+	for (int j = 0, at = COMPARE_LOOK_FIRST; j < COMPARE_LOOKS && at <= n; j++, at *= 2)
+		look = at;
+	return look;
+}
+
 /*
  * The values of tmp's first n a claim may be read over: the last planned look within n
  * (COMPARE_LOOK_FIRST doubled), batched while they follow each other; 0 before the first look,
@@ -103,10 +141,8 @@ static int batched(double *tmp, int n, int least)
  */
 static int look_of(double *tmp, int n)
 {
-	int look = 0;
+	int look = planned_look(n);
 
-	for (int j = 0, at = COMPARE_LOOK_FIRST; j < COMPARE_LOOKS && at <= n; j++, at *= 2)
-		look = at;
 	if (!look)
 		return 0;
 	look = batched(tmp, look, COMPARE_LOOK_FIRST);
@@ -123,16 +159,24 @@ int compare_screening_pairs(size_t k)
 	return at;
 }
 
-/* a against b over the rounds both have; tmp holds the shorter history's samples.  false when
- * out of memory. */
+/* a against b over the rounds both have; tmp holds the shorter history's samples; memo the
+ * last result of this pair.  false when out of memory. */
 static bool pair_of(const struct point_history *a, const struct point_history *b, size_t other,
-		    double band, double *tmp, struct pair *p)
+		    double band, double *tmp, struct pair_memo *memo, struct pair *p)
 {
 	double est, lo, hi, lo90, hi90;
+	int raw = log_ratios(a, b, NULL, 0, tmp);
 
+	if (memo->other == other && memo->raw == raw) {
+		*p = memo->pair;
+		return true;
+	}
 	*p = (struct pair){ .other = other, .ratio = NAN, .lo = NAN, .hi = NAN,
 			    .verdict = VERDICT_UNDECIDED };
-	p->n = batched(tmp, log_ratios(a, b, NULL, 0, tmp), COMPARE_BATCH_MIN);
+	memo->other = other;
+	memo->raw = raw;
+	memo->pair = *p;
+	p->n = batched(tmp, raw, COMPARE_BATCH_MIN);
 	if (!p->n)
 		return true;
 	if (!signed_rank_hl(tmp, (size_t)p->n, COMPARE_DECIDED_LEVEL, &est, &lo, &hi) ||
@@ -142,6 +186,7 @@ static bool pair_of(const struct point_history *a, const struct point_history *b
 	p->lo = exp(lo); /* exp(NAN) is NAN: no interval stays none */
 	p->hi = exp(hi);
 	p->verdict = compare_verdict(p->lo, p->hi, exp(lo90), exp(hi90), band);
+	memo->pair = *p;
 	return true;
 }
 
@@ -287,6 +332,43 @@ static bool claim_of(const double *d, size_t k, double band, enum winner_set *si
 }
 
 /*
+ * Kernel a's claim against the best b (point best): over the duels and over the group's
+ * rounds, each at its last planned look, the smaller p doubled, into memo (claim_p 2 when
+ * neither analysis reached a look).  false when out of memory.
+ */
+static bool claim_over(const struct compare *c, const struct point_history *a,
+		       const struct point_history *b, size_t best, const unsigned char *kind,
+		       double *tmp, struct compare_memo *memo)
+{
+	memo->claim_p = 2;
+	memo->claim_duel = (struct pair){ .lo = NAN };
+	for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++) {
+		int k = look_of(tmp, log_ratios(a, b, kind, want, tmp));
+		enum winner_set side;
+		double p, est, lo, hi;
+
+		if (!k)
+			continue;
+		if (!claim_of(tmp, (size_t)k, c->band, &side, &p))
+			return false;
+		p *= 2;
+		if (p >= memo->claim_p)
+			continue;
+		memo->claim_p = p;
+		memo->claim_side = side;
+		memo->claim_duel.lo = NAN;
+		if (want != ROUND_DUEL)
+			continue;
+		if (!signed_rank_hl(tmp, (size_t)k, COMPARE_DECIDED_LEVEL, &est, &lo, &hi))
+			return false;
+		memo->claim_duel = (struct pair){ .other = best, .n = k, .ratio = exp(est),
+						  .lo = exp(lo), .hi = exp(hi),
+						  .verdict = VERDICT_NONE };
+	}
+	return true;
+}
+
+/*
  * The winner set of the n ranked points rank[] (rank[0] the best): each other kernel's log
  * ratios to the best make one claim (claim_of) by the signed-rank test, once over the rounds
  * of the whole group and once over the duels, each at its last planned look (look_of), the
@@ -304,40 +386,32 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 	c->pt[rank[0]].set = SET_IN;
 	for (size_t r = 1; r < n; r++) {
 		size_t i = rank[r];
-		double best_p = 2;
-		struct pair duel = { .lo = NAN }; /* the duels' ratio, when they gave the claim */
+		struct compare_memo *memo = &c->memo[i];
+		int look[2];
 
 		c->pt[i].set = SET_OPEN;
-		for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++) {
-			int k = look_of(tmp, log_ratios(hist[i], hist[rank[0]], kind, want, tmp));
-			enum winner_set side;
-			double p, est, lo, hi;
-
-			if (!k)
-				continue;
-			if (!claim_of(tmp, (size_t)k, c->band, &side, &p))
+		for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++)
+			look[want - ROUND_DUEL] = planned_look(
+				log_ratios(hist[i], hist[rank[0]], kind, want, tmp));
+		if (memo->claim_best != rank[0] || memo->claim_look[0] != look[0] ||
+		    memo->claim_look[1] != look[1]) {
+			memo->claim_best = rank[0];
+			memo->claim_look[0] = look[0];
+			memo->claim_look[1] = look[1];
+			if (!claim_over(c, hist[i], hist[rank[0]], rank[0], kind, tmp, memo))
 				return SIZE_MAX;
-			p *= 2;
-			if (p >= best_p)
-				continue;
-			best_p = p;
-			cl[m] = (struct claim){ i, p, side };
-			duel.lo = NAN;
-			if (want != ROUND_DUEL)
-				continue;
-			if (!signed_rank_hl(tmp, (size_t)k, COMPARE_DECIDED_LEVEL, &est, &lo, &hi))
-				return SIZE_MAX;
-			duel = (struct pair){ .other = rank[0], .n = k, .ratio = exp(est),
-					      .lo = exp(lo), .hi = exp(hi),
-					      .verdict = c->pt[i].best.verdict };
 		}
-		if (best_p > 1)
-			continue; /* no round in common: nothing to claim */
-		m++;
+		if (memo->claim_p > 1)
+			continue; /* no look reached: nothing to claim */
+		cl[m++] = (struct claim){ i, memo->claim_p, memo->claim_side };
 		/* the duels' interval where they gave the claim and have one; else the pair over
 		 * every round */
-		if (!isnan(duel.lo))
-			c->pt[i].best = duel;
+		if (!isnan(memo->claim_duel.lo)) {
+			enum verdict v = c->pt[i].best.verdict;
+
+			c->pt[i].best = memo->claim_duel;
+			c->pt[i].best.verdict = v;
+		}
 	}
 	qsort(cl, m, sizeof *cl, by_p);
 	for (size_t j = 0; j < m && cl[j].p <= COMPARE_ALPHA / COMPARE_LOOKS / (double)(m - j); j++)
@@ -401,14 +475,18 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 		}
 		for (size_t r = 0; paired && ok && r < n; r++) {
 			struct compare_point *p = &c->pt[rank[r]];
+			struct compare_memo *memo = &c->memo[rank[r]];
 			const struct point_history *h = hist[rank[r]];
 
 			if (r + 1 < n)
-				ok &= pair_of(h, hist[rank[r + 1]], rank[r + 1], c->band, tmp, &p->next);
+				ok &= pair_of(h, hist[rank[r + 1]], rank[r + 1], c->band, tmp,
+					      &memo->next, &p->next);
 			if (base != (size_t)-1 && base != rank[r])
-				ok &= pair_of(h, hist[base], base, c->band, tmp, &p->memset);
+				ok &= pair_of(h, hist[base], base, c->band, tmp, &memo->memset,
+					      &p->memset);
 			if (r > 0)
-				ok &= pair_of(h, hist[rank[0]], rank[0], c->band, tmp, &p->best);
+				ok &= pair_of(h, hist[rank[0]], rank[0], c->band, tmp, &memo->best,
+					      &p->best);
 		}
 		c->leader[k] = n ? rank[0] : (size_t)-1;
 		c->open[k] = 0;

@@ -119,6 +119,8 @@ struct compare_point {
  * memset out against it, made a wrong claim, so every run shows its own false-claim rate. */
 #define COMPARE_TWIN "memset_twin"
 
+struct compare_memo; /* compare.c's */
+
 struct compare {
 	const struct point *pts;  /* the sweep */
 	const struct groups *g;   /* its groups */
@@ -130,6 +132,8 @@ struct compare {
 	enum verdict *answer;     /* per group: decided when no kernel is open, else undecided */
 	size_t *open;             /* per group: its open kernels */
 	size_t count[4];          /* groups by answer, indexed by enum verdict */
+	struct compare_memo *memo; /* one per point: the last update's results with their inputs,
+				    * reused while those are the same (compare.c) */
 };
 
 /* Room for g's points and groups; false when out of memory. */
