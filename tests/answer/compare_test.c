@@ -293,6 +293,51 @@ static void check_looks(const struct point *pts, const struct groups *g)
 	}
 }
 
+/* Round r of base x factor(r) appended to h. */
+static void append_round(struct point_history *h, double base, double (*factor)(int), int r)
+{
+	struct gbs_counter c = { MEASURE_COUNTER_GBPS, base * factor(r) };
+	int first = h->nrep;
+
+	point_history_add(h, &c, 1);
+	point_history_end_round(h, MEASURE_COUNTER_GBPS, first, r, NAN);
+	h->rounds++;
+}
+
+/*
+ * One compare kept over the rounds, as a run keeps it: its remembered results are reused only
+ * while a pair's rounds are the same, so the 32nd round reaches the second look here too
+ * (rep_stosb open, then out, as check_looks finds on fresh histories).
+ */
+static void check_memo(const struct point *pts, const struct groups *g)
+{
+	struct point_history *hist[NK * NS] = { 0 };
+	struct compare c;
+	enum winner_set before;
+
+	for (int s = 0; s < NS; s++) {
+		hist[0 * NS + s] = rounds_of(100, flat, 31, every);
+		hist[1 * NS + s] = rounds_of(100, late_slowdown, 31, every);
+		hist[2 * NS + s] = rounds_of(50, flat, 31, every);
+	}
+	CHECK(compare_init(&c, pts, g, 0.03) &&
+	      compare_update(&c, (const struct point_history *const *)hist, true) &&
+	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	before = c.pt[NS].set;
+	for (int s = 0; s < NS; s++) {
+		append_round(hist[0 * NS + s], 100, flat, 31);
+		append_round(hist[1 * NS + s], 100, late_slowdown, 31);
+		append_round(hist[2 * NS + s], 50, flat, 31);
+	}
+	CHECK(compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	CHECK(before == SET_OPEN && c.pt[NS].set == SET_OUT && c.pt[NS].best.n == 32,
+	      "kept over rounds: rep_stosb %s at 31 rounds, %s at 32 (pairs %d)",
+	      winner_set_name[before], winner_set_name[c.pt[NS].set], c.pt[NS].best.n);
+	for (size_t i = 0; i < NK * NS; i++)
+		point_history_free(hist[i]);
+	compare_free(&c);
+}
+
 static void check_compare(const struct point *pts, const struct groups *g)
 {
 	struct point_history *hist[NK * NS];
@@ -387,6 +432,7 @@ int main(void)
 	check_batching(pts, &g);
 	check_looks(pts, &g);
 	check_edge(pts, &g);
+	check_memo(pts, &g);
 	groups_free(&g);
 	return test_result("compare: groups, paired rounds, verdicts, winners and crossovers");
 }
