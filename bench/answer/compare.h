@@ -73,10 +73,11 @@ extern const char *const winner_set_name[];
  * COMPARE_LOOKS (Bonferroni over the looks holds under any dependence between them).  Pairs past
  * a look wait for the next; a series still correlated at a look (after batching, which keeps
  * at least COMPARE_LOOK_FIRST means) claims nothing there.  At 16 pairs Holm's first step can
- * pass in groups of up to ~80 kernels.
+ * pass in groups of up to ~55 kernels; 512 pairs, the last look, is more than a duel of the
+ * smallest points gets in a quick run's budget.
  */
 #define COMPARE_LOOK_FIRST 16
-#define COMPARE_LOOKS 4
+#define COMPARE_LOOKS 6
 #define COMPARE_LOOK_LAST (COMPARE_LOOK_FIRST << (COMPARE_LOOKS - 1))
 
 /* The edge claim's half-width as a share of the band: with a band of 3 %, "edge" is 1.5 % to
