@@ -115,11 +115,25 @@ static int log_ratios(const struct point_history *a, const struct point_history 
 	return n;
 }
 
-/* The n values of tmp batched in pairs while they follow each other (COMPARE_LAG1_MAX) and
- * at least least values would remain; how many remain. */
+/*
+ * Whether the n values of x, in time order, follow each other: a lag-1 autocorrelation over
+ * COMPARE_LAG1_MAX and over twice its standard error if they did not (1 / sqrt(n)).  Below
+ * ~45 values the estimate's own noise passes 0.3 often (one in eight at 16 independent values):
+ * a series is batched for the dependence it shows, not for that noise (stats-anchors.md, 4.4:
+ * only r1 >~ 0.4 is detectable at n = 20).
+ */
+static bool correlated(const double *x, int n)
+{
+	double r = stats_lag1(x, (size_t)n);
+
+	return r > COMPARE_LAG1_MAX && r > 2 / sqrt((double)n);
+}
+
+/* The n values of tmp batched in pairs while they follow each other (correlated) and at
+ * least least values would remain; how many remain. */
 static int batched(double *tmp, int n, int least)
 {
-	while (n / 2 >= least && stats_lag1(tmp, (size_t)n) > COMPARE_LAG1_MAX)
+	while (n / 2 >= least && correlated(tmp, n))
 		n = (int)stats_batch_pairs(tmp, (size_t)n);
 	return n;
 }
@@ -146,7 +160,7 @@ static int look_of(double *tmp, int n)
 	if (!look)
 		return 0;
 	look = batched(tmp, look, COMPARE_LOOK_FIRST);
-	return stats_lag1(tmp, (size_t)look) > COMPARE_LAG1_MAX ? 0 : look;
+	return correlated(tmp, look) ? 0 : look;
 }
 
 int compare_screening_pairs(size_t k)

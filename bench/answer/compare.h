@@ -57,7 +57,8 @@ extern const char *const winner_set_name[];
 /*
  * Rounds in time order whose log ratios follow each other (a host state longer than a round)
  * are worth fewer independent ones than their count: while the lag-1 autocorrelation is above
- * COMPARE_LAG1_MAX and the means of consecutive pairs would still be COMPARE_BATCH_MIN or more,
+ * COMPARE_LAG1_MAX (and above twice its standard error, compare.c: correlated) and the means of
+ * consecutive pairs would still be COMPARE_BATCH_MIN or more,
  * the pairs are averaged (batch means) before a test or an interval
  * (../shared/research/stats-anchors.md, 4.4).  Never fewer: 2^-n bounds a signed-rank p, and
  * batched below a dozen values nothing could be claimed however far apart two kernels are.

@@ -145,7 +145,9 @@ static void run_keys(FILE *m, const struct cmdline *cl, const struct machine *ma
 	metadata_kv(m, "", "tie_band", "%g", o->tie_band);
 	metadata_kv(m, "", "answer_method", "%s", SIGNED_RANK_METHOD " of per-round log ratios "
 		    "(batched in pairs while their lag-1 autocorrelation is over "
-		    PLAN_STR(COMPARE_LAG1_MAX) "); winner set by one-sided tests at the band's edge, "
+		    PLAN_STR(COMPARE_LAG1_MAX) " and twice its standard error); winner set (in, out, "
+		    "edge) by one-sided tests at the band's edge, read at " PLAN_STR(COMPARE_LOOKS)
+		    " planned looks from " PLAN_STR(COMPARE_LOOK_FIRST) " pairs, each twice the last, "
 		    "Holm over each group");
 	metadata_kv(m, "", "answer_alpha", "%g", COMPARE_ALPHA);
 	metadata_kv(m, "", "pairing", "%s", o->rounds > 1 ?
