@@ -48,12 +48,15 @@ def decided(run):
 
 
 def twin_apart(run):
-    """Groups in which memset_twin and memset were put on opposite sides (in / out)."""
+    """Groups in which memset_twin and memset were put on opposite sides (in / out); "-" for a
+    run without memset_twin."""
     by = {}
     for r in run.rows:
         if r["kernel"] in ("memset", "memset_twin"):
             by.setdefault(group(r), {})[r["kernel"]] = r["winner_set"]
-    return sum(set(v.values()) == {"in", "out"} for v in by.values() if len(v) == 2)
+    if not any(len(v) == 2 for v in by.values()):
+        return "-"
+    return str(sum(set(v.values()) == {"in", "out"} for v in by.values() if len(v) == 2))
 
 
 def contradictions(rs):
@@ -88,8 +91,12 @@ def night(name):
     return (int(m.group(2)), int(m.group(3) or 0)) if m else (None, None)
 
 
-QUICK = ("034536", "034658", "034822")
-SIX = ("034940", "035055", "035211")
+QUICK = ("054614", "054735", "054856")
+SIX = ("055017", "055128", "055226")
+
+
+def answer_runs(stamps):
+    return [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in stamps]
 
 
 def answer_rows():
@@ -97,39 +104,58 @@ def answer_rows():
     contradictions between runs and the vs-memset intervals' hold on the other runs."""
     out = []
     for stamps in (QUICK, SIX):
-        rs = [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in stamps]
+        rs = answer_runs(stamps)
         counts = [decided(r) for r in rs]
+        twins = {twin_apart(r) for r in rs}
         out.append("| %s of %d | %s | %s | %d | %s |" % (
             ", ".join(str(d) for d, _ in counts), counts[0][1],
             ", ".join(str(sum(v == "open" for v in winner_sets(r).values())) for r in rs),
-            ", ".join(str(twin_apart(r)) for r in rs), contradictions(rs), memset_coverage(rs)))
+            "-" if twins == {"-"} else ", ".join(twin_apart(r) for r in rs),
+            contradictions(rs), memset_coverage(rs)))
     return out
+
+
+def entries(run):
+    """The winner_sets entries of a run, each split: group, answer, in, [edge,] open."""
+    return [e.split() for e in run.meta["winner_sets"].split(",") if e]
+
+
+def call_of(entry):
+    return int(entry[0].split("/")[0].split(":")[1])
 
 
 def answer_sentences():
     """The figures of the answer section's prose, from the same runs as its table."""
-    quick = [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in QUICK]
-    six = [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in SIX]
+    quick, six = answer_runs(QUICK), answer_runs(SIX)
     best = lambda run, sizes: [float(r["vs_memset_ratio"]) for r in run.rows  # noqa: E731
-                               if r["group_rank"] == "1" and int(r["call_bytes"]) in sizes]
-    at4m = lambda run, k: float(next(r["gbps_median"] for r in run.rows  # noqa: E731
-                                     if r["kernel"] == k and r["call_bytes"] == str(4 << 20)))
+                               if r["group_rank"] == "1" and int(r["call_bytes"]) in sizes
+                               and r["vs_memset_ratio"]]
+    gbps = lambda run, k, call: float(next(  # noqa: E731
+        r["gbps_median"] for r in run.rows
+        if r["kernel"] == k and r["call_bytes"] == str(call) and r["threads"] == "1"))
     l1d = [100 * (x - 1) for run in six for x in best(run, (8192, 16384, 32768))]
     big = [100 * (x - 1) for run in six for x in best(run, (64 << 20, 128 << 20))]
-    slow = [run for run in six if at4m(run, "memset") < 50]
-    fast = [run for run in six if run not in slow]
-    check(len(slow) == 2 and len(fast) == 1, "4 MiB: memset slow in two runs, fast in one")
-    libc = lambda runs: [at4m(r, k) for r in runs for k in ("memset", "rep_stosb")]  # noqa: E731
-    wide = [sum(r["winner_set"] == "open" for r in run.rows if r["threads"] == "2" and
-                int(r["call_bytes"]) == c) for run in quick
-            for c in {int(r["call_bytes"]) for r in run.rows if r["threads"] == "2"}
-            if c >= 24 << 20]
+    cache = [[e for e in entries(run) if call_of(e) <= 786432] for run in quick]
+    undecided = [e for groups in cache for e in groups if e[1] != "decided"]
+    check(undecided and all(e[-1] == "avx2_t_u4" and e[2] == "avx512_t_u4" for e in undecided),
+          "in cache every undecided quick group has avx2_t_u4 open beside avx512_t_u4")
+    edges = [sum(r["winner_set"] == "edge" for r in run.rows) for run in quick]
+    libc = [e for run in quick for e in entries(run) if call_of(e) == 1572864]
+    wide = [sum(r["winner_set"] == "open" for r in run.rows if r["point"].split("/", 1)[1] ==
+                e[0]) for run in quick for e in entries(run) if call_of(e) >= 24 << 20]
     return ["%s %% over memset" % span(l1d, "%.0f"),
-            "%s %% over\nmemset" % span(big, "%.0f"),
-            "ran at %s GB/s in two runs and at %s in the other, while avx512_t_u2 ran at %s" % (
-                span(libc(slow), "%.0f"), span(libc(fast), "%.0f"),
-                span([at4m(r, "avx512_t_u2") for r in six], "%.0f")),
-            "%s of the 35 kernels stay open" % span(wide, "%d")]
+            "%s %% over memset where" % span(big, "%.0f"),
+            "decided %s of the 14 groups up to 768 KiB" % ", ".join(
+                str(sum(e[1] == "decided" for e in groups)) for groups in cache),
+            "`edge`: %s groups a run" % span(edges, "%d"),
+            "in %d of the %d groups" % (sum(e[1] == "decided" and e[2] ==
+                                             "memset+memset_twin+rep_stosb+rep_stosq" for e in libc),
+                                        len(libc)),
+            "at 24 MiB and up %s of the 14" % span(wide, "%d"),
+            "%s GB/s in the three quick runs" % ", ".join(
+                "%.0f" % gbps(run, "avx2_t_u4", 49152) for run in quick),
+            "rep_stosq at 6 MiB at %s" % ", ".join(
+                "%.0f" % gbps(run, "rep_stosq", 6 << 20) for run in quick)]
 
 
 def nights_sentence():
