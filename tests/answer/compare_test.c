@@ -116,61 +116,6 @@ static double noise_a(int r) { return jitter(r, 1); }
 static double noise_b(int r) { return jitter(r, 2); }
 static double noise_c(int r) { return jitter(r, 3); }
 
-/*
- * The control the answer is judged by: memset and an A/A twin of it (the same speed, their own
- * noise) both in; a kernel injected 5 % slower, out of a +-3 % band.  Swapped roles too: the
- * twin never puts memset out.
- */
-static void check_twin(const struct point *pts, const struct groups *g)
-{
-	struct point_history *hist[NK * NS] = { 0 };
-	struct compare c;
-
-	for (int s = 0; s < NS; s++) {
-		hist[0 * NS + s] = history(100, noise_a, -1);
-		hist[1 * NS + s] = history(100, noise_b, -1);
-		hist[2 * NS + s] = history(95, noise_c, -1);
-	}
-	CHECK(compare_init(&c, pts, g, 0.03) &&
-	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
-	CHECK(c.pt[0].set == SET_IN && c.pt[NS].set == SET_IN && c.pt[2 * NS].set == SET_OUT &&
-	      c.answer[0] == VERDICT_DECIDED,
-	      "A/A in (%s, %s), 5 %% slower out (%s, ratio %.3f [%.3f, %.3f])",
-	      winner_set_name[c.pt[0].set], winner_set_name[c.pt[NS].set],
-	      winner_set_name[c.pt[2 * NS].set], c.pt[2 * NS].best.ratio, c.pt[2 * NS].best.lo,
-	      c.pt[2 * NS].best.hi);
-	for (size_t i = 0; i < NK * NS; i++)
-		point_history_free(hist[i]);
-	compare_free(&c);
-}
-
-/*
- * A kernel right on the band's edge (0.97 of memset, its own +-1 % noise) is proven there,
- * within half the band of the edge, where neither in nor out could be proven; one 2 % behind
- * is in, as before.
- */
-static void check_edge(const struct point *pts, const struct groups *g)
-{
-	struct point_history *hist[NK * NS] = { 0 };
-	struct compare c;
-
-	for (int s = 0; s < NS; s++) {
-		hist[0 * NS + s] = history(100, noise_a, -1);
-		hist[1 * NS + s] = history(98, noise_b, -1);
-		hist[2 * NS + s] = history(97, noise_c, -1);
-	}
-	CHECK(compare_init(&c, pts, g, 0.03) &&
-	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
-	CHECK(c.pt[0].set == SET_IN && c.pt[NS].set == SET_IN && c.pt[2 * NS].set == SET_EDGE &&
-	      c.answer[0] == VERDICT_DECIDED && c.open[0] == 0,
-	      "2 %% behind in (%s), 3 %% behind on the edge (%s, ratio %.3f [%.3f, %.3f])",
-	      winner_set_name[c.pt[NS].set], winner_set_name[c.pt[2 * NS].set],
-	      c.pt[2 * NS].best.ratio, c.pt[2 * NS].best.lo, c.pt[2 * NS].best.hi);
-	for (size_t i = 0; i < NK * NS; i++)
-		point_history_free(hist[i]);
-	compare_free(&c);
-}
-
 /* A history of the rounds r in [0, rounds) that measure(r) keeps: base x factor(r). */
 static struct point_history *rounds_of(double base, double (*factor)(int), int rounds,
 				       bool (*measure)(int))
@@ -190,10 +135,85 @@ static struct point_history *rounds_of(double base, double (*factor)(int), int r
 	return h;
 }
 
+static bool every(int r) { (void)r; return true; }
+
+/* One kernel of a constructed group: base x factor(round) in the rounds measure keeps (every
+ * round when NULL). */
+struct spec {
+	double base;
+	double (*factor)(int);
+	bool (*measure)(int);
+};
+
+/* Each size's histories of the group's NK kernels k over rounds rounds into hist, then c,
+ * compared at a 3 % band. */
+static void judge_three(struct compare *c, struct point_history **hist, const struct point *pts,
+			const struct groups *g, int rounds, const struct spec *k)
+{
+	for (int s = 0; s < NS; s++)
+		for (int i = 0; i < NK; i++)
+			hist[i * NS + s] = rounds_of(k[i].base, k[i].factor, rounds,
+						     k[i].measure ? k[i].measure : every);
+	CHECK(compare_init(c, pts, g, 0.03) &&
+	      compare_update(c, (const struct point_history *const *)hist, true), "update");
+}
+
+/* Every history of hist, and c. */
+static void release(struct point_history **hist, struct compare *c)
+{
+	for (size_t i = 0; i < NK * NS; i++)
+		point_history_free(hist[i]);
+	compare_free(c);
+}
+
+/*
+ * The control the answer is judged by: memset and an A/A twin of it (the same speed, their own
+ * noise) both in; a kernel injected 5 % slower, out of a +-3 % band.  Swapped roles too: the
+ * twin never puts memset out.
+ */
+static void check_twin(const struct point *pts, const struct groups *g)
+{
+	struct point_history *hist[NK * NS] = { 0 };
+	struct compare c;
+
+	judge_three(&c, hist, pts, g, ROUNDS,
+		    (const struct spec[NK]){ { 100, noise_a, NULL },
+					       { 100, noise_b, NULL },
+					       { 95, noise_c, NULL } });
+	CHECK(c.pt[0].set == SET_IN && c.pt[NS].set == SET_IN && c.pt[2 * NS].set == SET_OUT &&
+	      c.answer[0] == VERDICT_DECIDED,
+	      "A/A in (%s, %s), 5 %% slower out (%s, ratio %.3f [%.3f, %.3f])",
+	      winner_set_name[c.pt[0].set], winner_set_name[c.pt[NS].set],
+	      winner_set_name[c.pt[2 * NS].set], c.pt[2 * NS].best.ratio, c.pt[2 * NS].best.lo,
+	      c.pt[2 * NS].best.hi);
+	release(hist, &c);
+}
+
+/*
+ * A kernel right on the band's edge (0.97 of memset, its own +-1 % noise) is proven there,
+ * within half the band of the edge, where neither in nor out could be proven; one 2 % behind
+ * is in, as before.
+ */
+static void check_edge(const struct point *pts, const struct groups *g)
+{
+	struct point_history *hist[NK * NS] = { 0 };
+	struct compare c;
+
+	judge_three(&c, hist, pts, g, ROUNDS,
+		    (const struct spec[NK]){ { 100, noise_a, NULL },
+					       { 98, noise_b, NULL },
+					       { 97, noise_c, NULL } });
+	CHECK(c.pt[0].set == SET_IN && c.pt[NS].set == SET_IN && c.pt[2 * NS].set == SET_EDGE &&
+	      c.answer[0] == VERDICT_DECIDED && c.open[0] == 0,
+	      "2 %% behind in (%s), 3 %% behind on the edge (%s, ratio %.3f [%.3f, %.3f])",
+	      winner_set_name[c.pt[NS].set], winner_set_name[c.pt[2 * NS].set],
+	      c.pt[2 * NS].best.ratio, c.pt[2 * NS].best.lo, c.pt[2 * NS].best.hi);
+	release(hist, &c);
+}
+
 #define SCREEN 16 /* rounds of the whole group; then duels of memset and rep_stosb */
 #define DUELS 30
 
-static bool every(int r) { (void)r; return true; }
 static bool screened(int r) { return r < SCREEN; }
 /* rep_stosb 1 % behind memset in every duel, but in 8 of the 12 rounds of the whole group it
  * ran in a slow state of the host (0.8x) that memset, ten kernels away, did not share */
@@ -210,22 +230,17 @@ static void check_duels(const struct point *pts, const struct groups *g)
 	struct point_history *hist[NK * NS] = { 0 };
 	struct compare c;
 
-	for (int s = 0; s < NS; s++) {
-		hist[0 * NS + s] = rounds_of(100, flat, SCREEN + DUELS, every);
-		hist[1 * NS + s] = rounds_of(100, rep_state, SCREEN + DUELS, every);
-		hist[2 * NS + s] = rounds_of(50, flat, SCREEN + DUELS, screened);
-	}
-	CHECK(compare_init(&c, pts, g, 0.03) &&
-	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	judge_three(&c, hist, pts, g, SCREEN + DUELS,
+		    (const struct spec[NK]){ { 100, flat, NULL },
+					       { 100, rep_state, NULL },
+					       { 50, flat, screened } });
 	CHECK(c.leader[0] == 0 && c.pt[NS].set == SET_IN && c.pt[2 * NS].set == SET_OUT &&
 	      c.pt[NS].best.n == COMPARE_LOOK_FIRST && fabs(c.pt[NS].best.ratio - 0.99) < 1e-9,
 	      "rep_stosb in by the first look of its %d duels (%s, ratio %.4f over %d), "
 	      "sse2_t_u1 out (%s)", DUELS,
 	      winner_set_name[c.pt[NS].set], c.pt[NS].best.ratio, c.pt[NS].best.n,
 	      winner_set_name[c.pt[2 * NS].set]);
-	for (size_t i = 0; i < NK * NS; i++)
-		point_history_free(hist[i]);
-	compare_free(&c);
+	release(hist, &c);
 }
 
 /* rep_stosb in host states four rounds long: 0.99 and 0.999 of memset in turn */
@@ -241,19 +256,14 @@ static void check_batching(const struct point *pts, const struct groups *g)
 	struct point_history *hist[NK * NS] = { 0 };
 	struct compare c;
 
-	for (int s = 0; s < NS; s++) {
-		hist[0 * NS + s] = rounds_of(100, flat, 32, every);
-		hist[1 * NS + s] = rounds_of(100, blocks, 32, every);
-		hist[2 * NS + s] = rounds_of(50, flat, 32, every);
-	}
-	CHECK(compare_init(&c, pts, g, 0.03) &&
-	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	judge_three(&c, hist, pts, g, 32,
+		    (const struct spec[NK]){ { 100, flat, NULL },
+					       { 100, blocks, NULL },
+					       { 50, flat, NULL } });
 	CHECK(c.pt[NS].best.n == 16 && c.pt[NS].set == SET_IN && c.pt[2 * NS].best.n == 32,
 	      "runs of four batched: %d of 32 rounds (want 16), %s; an even ratio not: %d",
 	      c.pt[NS].best.n, winner_set_name[c.pt[NS].set], c.pt[2 * NS].best.n);
-	for (size_t i = 0; i < NK * NS; i++)
-		point_history_free(hist[i]);
-	compare_free(&c);
+	release(hist, &c);
 }
 
 /* sse2_t_u1 at half of memset, +-1 % in runs of three rounds: lag-1 autocorrelation 0.30 over
@@ -273,18 +283,13 @@ static void check_lag_noise(const struct point *pts, const struct groups *g)
 	struct point_history *hist[NK * NS] = { 0 };
 	struct compare c;
 
-	for (int s = 0; s < NS; s++) {
-		hist[0 * NS + s] = rounds_of(100, flat, 16, every);
-		hist[1 * NS + s] = rounds_of(100, flat, 16, every);
-		hist[2 * NS + s] = rounds_of(50, runs_of_three, 16, every);
-	}
-	CHECK(compare_init(&c, pts, g, 0.03) &&
-	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	judge_three(&c, hist, pts, g, 16,
+		    (const struct spec[NK]){ { 100, flat, NULL },
+					       { 100, flat, NULL },
+					       { 50, runs_of_three, NULL } });
 	CHECK(c.pt[2 * NS].set == SET_OUT, "half as fast, lag-1 0.30 over 16 rounds: %s",
 	      winner_set_name[c.pt[2 * NS].set]);
-	for (size_t i = 0; i < NK * NS; i++)
-		point_history_free(hist[i]);
-	compare_free(&c);
+	release(hist, &c);
 }
 
 /* rep_stosb astride the band's edge for 16 rounds (0.97 of memset, +-4 % in turn), then
@@ -293,6 +298,10 @@ static double late_slowdown(int r)
 {
 	return (r < 16 ? 0.97 : 0.90) * (r % 2 ? 1.04 : 0.96);
 }
+
+/* The group of check_looks and check_memo: memset, rep_stosb slowed late, sse2_t_u1 at half. */
+static const struct spec LATE_SLOWDOWN[NK] = { { 100, flat, NULL }, { 100, late_slowdown, NULL },
+					       { 50, flat, NULL } };
 
 /*
  * Claims are read at planned looks only: after 31 rounds the 15 past the first look wait
@@ -306,21 +315,12 @@ static void check_looks(const struct point *pts, const struct groups *g)
 		struct compare c;
 		enum winner_set want = rounds < 32 ? SET_OPEN : SET_OUT;
 
-		for (int s = 0; s < NS; s++) {
-			hist[0 * NS + s] = rounds_of(100, flat, rounds, every);
-			hist[1 * NS + s] = rounds_of(100, late_slowdown, rounds, every);
-			hist[2 * NS + s] = rounds_of(50, flat, rounds, every);
-		}
-		CHECK(compare_init(&c, pts, g, 0.03) &&
-		      compare_update(&c, (const struct point_history *const *)hist, true),
-		      "update");
+		judge_three(&c, hist, pts, g, rounds, LATE_SLOWDOWN);
 		CHECK(c.pt[NS].set == want && c.pt[2 * NS].set == SET_OUT,
 		      "%d rounds: rep_stosb %s (want %s), sse2_t_u1 %s", rounds,
 		      winner_set_name[c.pt[NS].set], winner_set_name[want],
 		      winner_set_name[c.pt[2 * NS].set]);
-		for (size_t i = 0; i < NK * NS; i++)
-			point_history_free(hist[i]);
-		compare_free(&c);
+		release(hist, &c);
 	}
 }
 
@@ -346,27 +346,18 @@ static void check_memo(const struct point *pts, const struct groups *g)
 	struct compare c;
 	enum winner_set before;
 
-	for (int s = 0; s < NS; s++) {
-		hist[0 * NS + s] = rounds_of(100, flat, 31, every);
-		hist[1 * NS + s] = rounds_of(100, late_slowdown, 31, every);
-		hist[2 * NS + s] = rounds_of(50, flat, 31, every);
-	}
-	CHECK(compare_init(&c, pts, g, 0.03) &&
-	      compare_update(&c, (const struct point_history *const *)hist, true) &&
-	      compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	judge_three(&c, hist, pts, g, 31, LATE_SLOWDOWN);
+	CHECK(compare_update(&c, (const struct point_history *const *)hist, true), "update");
 	before = c.pt[NS].set;
-	for (int s = 0; s < NS; s++) {
-		append_round(hist[0 * NS + s], 100, flat, 31);
-		append_round(hist[1 * NS + s], 100, late_slowdown, 31);
-		append_round(hist[2 * NS + s], 50, flat, 31);
-	}
+	for (int s = 0; s < NS; s++)
+		for (int i = 0; i < NK; i++)
+			append_round(hist[i * NS + s], LATE_SLOWDOWN[i].base, LATE_SLOWDOWN[i].factor,
+				     31);
 	CHECK(compare_update(&c, (const struct point_history *const *)hist, true), "update");
 	CHECK(before == SET_OPEN && c.pt[NS].set == SET_OUT && c.pt[NS].best.n == 32,
 	      "kept over rounds: rep_stosb %s at 31 rounds, %s at 32 (pairs %d)",
 	      winner_set_name[before], winner_set_name[c.pt[NS].set], c.pt[NS].best.n);
-	for (size_t i = 0; i < NK * NS; i++)
-		point_history_free(hist[i]);
-	compare_free(&c);
+	release(hist, &c);
 }
 
 static void check_compare(const struct point *pts, const struct groups *g)
@@ -437,9 +428,7 @@ static void check_compare(const struct point *pts, const struct groups *g)
 	CHECK(compare_update(&c, (const struct point_history *const *)hist, false) &&
 	      c.pt[2 * NS].rank == 1 && c.pt[2 * NS].next.verdict == VERDICT_NONE &&
 	      c.answer[0] == VERDICT_UNDECIDED, "unpaired: ranked, no verdict");
-	for (size_t i = 0; i < NK * NS; i++)
-		point_history_free(hist[i]);
-	compare_free(&c);
+	release(hist, &c);
 }
 
 int main(void)
