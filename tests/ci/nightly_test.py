@@ -13,7 +13,7 @@ baseline  real one-point runs with the quality limits opened wide (they test the
           latest run is skipped (the gate never gets stuck); a corrupt --baseline and one of
           another machine or shape are refused (2) before anything is measured, the latter
           accepted with --allow-different-machine, which the summary's first line says; run
-          labels "<date> #N" with marks in the trend.
+          labels "<date> #N" with marks in the trend; --keep-samples keeps every round sample.
 shape     every nightly shape, here and on replayed 2-socket machines, puts each point well
           inside its regime: at most half a thread's share of its cache level, at least 4x the
           share of the level below, DRAM at least 4x the LLC share.
@@ -50,7 +50,7 @@ ROOT, STOREBENCH, MODE = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 NIGHTLY = os.path.join(ROOT, "scripts", "nightly")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from storebench import dryrun  # noqa: E402
-from storebench.nightly import budget, confirm, runs  # noqa: E402
+from storebench.nightly import budget, confirm, runs, samples  # noqa: E402
 from storebench.nightly import gate as gate_rules  # noqa: E402
 # Kernels every x86-64 CPU runs, sizes in L1 and L2 (least disturbed by a busy neighbour),
 # one thread, the nightly preset's 12 paired rounds: seconds per run.
@@ -237,8 +237,17 @@ def baseline(tmp):
         check("**Diagnostic run (inject-slowdown)" in f.read(), "its summary marks it")
     check(g2.get("diagnostic") == "inject-slowdown" and g2.get("baseline", "").startswith(d1),
           f"the injected run is gated against the first and recorded as diagnostic ({g2})")
-    clean, d3 = nightly_run(tmp, "b", ONE)
+    clean, d3 = nightly_run(tmp, "b", ONE, "--keep-samples")
     g3 = load_gate(d3)
+    # --keep-samples: every round's GB/s in the JSON's order, nothing more or less; none unasked
+    with open(os.path.join(d3, "nightly.json")) as f:
+        want = [(gate_rules.point_name(b["run_name"]), b["GB/s"])
+                for b in json.load(f)["benchmarks"] if b.get("run_type") == "iteration"]
+    kept = samples.read(os.path.join(d3, samples.NAME))
+    check(len(want) >= 2 and len(kept) == len(want) and
+          all(k[0] == w[0] and abs(k[1] - w[1]) <= 1e-5 * w[1] for k, w in zip(kept, want)) and
+          not os.path.exists(os.path.join(d1, samples.NAME)),
+          f"--keep-samples keeps the {len(want)} round samples in order: {kept[:3]}")
     check(g3.get("baseline") == os.path.join(d1, "nightly.json"),
           f"the injected run is never a baseline: run 3 compares with run 1 ({g3.get('baseline')})")
     check(any("diagnostic" in why for _, why in g3.get("skipped_baselines", [])),
@@ -312,8 +321,8 @@ def baseline(tmp):
           runs.run_title(d6, {}), f"the trend marks it: {runs.run_title(d6, {})}")
 
 
-def nightly_run(tmp, mid, sweep):
-    r = nightly(tmp, "--machine-id", mid, *LOOSE, "--", *sweep)
+def nightly_run(tmp, mid, sweep, *opts):
+    r = nightly(tmp, "--machine-id", mid, *LOOSE, *opts, "--", *sweep)
     check(r.returncode == 0, f"{sweep}: exit 0 ({r.returncode}, {r.stderr.strip()[-300:]})")
     return r, run_dir_of(r)
 

@@ -345,6 +345,12 @@ def _bytes_per_second(entry):
     return entry.get("bytes_per_second")
 
 
+def gbps_of(entry):
+    """An entry's GB/s (1e9 bytes/s); None without a rate."""
+    bps = _bytes_per_second(entry)
+    return bps / 1e9 if bps else None
+
+
 def classify(diff, base_doc, new_doc, limits, quality=(None, None), names=("baseline", "tonight")):
     """Return (points, only_base, only_new).  limits: alpha, threshold, cv_max (fractions) and
     cpu_share_min; quality: the (baseline, new) quality_by_point maps, None where absent; names:
@@ -472,3 +478,36 @@ def verdict(points, shift=None):
     if any(p["status"] == "regression" for p in points):
         return 1
     return INCONCLUSIVE if shift else 0
+
+
+def judge_night(base_json, base_csv, new_json, new_csv, limits, noisy_max, history, work):
+    """A night against its baseline as scripts/nightly judges it before it re-measures anything:
+    dict(points, only_base, only_new, run_noisy=[noisy, total], machine_shift (with its note,
+    when there was one), too_noisy (True when more than noisy_max percent of the points are
+    noisy: nothing is judged), exit: 1 a regression, INCONCLUSIVE too noisy or a machine-wide
+    change alone, 2 no point in common, else 0).  history: good_by_point maps of the machine's
+    recent nights (None: not consulted, as against a pinned baseline); work: a folder for
+    compare.py's table and dump (compare.txt, compare.json)."""
+    diff, b_doc, n_doc = run_compare(base_json, new_json, limits["alpha"],
+                                     os.path.join(work, "compare.txt"),
+                                     os.path.join(work, "compare.json"))
+    quality = quality_by_point(new_csv)
+    points, only_base, only_new = classify(diff, b_doc, n_doc, limits,
+                                           (quality_by_point(base_csv), quality))
+    noisy, total = noisy_points(load_gbench(new_json), limits, quality)
+    result = dict(points=points, only_base=only_base, only_new=only_new,
+                  run_noisy=[noisy, total])
+    shift = machine_shift(points, limits)
+    judge_paired(points, pairs_by_point(base_csv), pairs_by_point(new_csv), limits, shift)
+    if shift:
+        against_shift(points, shift, limits)
+        result["machine_shift"] = dict(shift, note=shift_note(shift))
+    elif history is not None:
+        against_history(points, history)
+    if total and noisy * 100 > noisy_max * total:
+        result["too_noisy"], result["exit"] = True, INCONCLUSIVE
+    elif not points:
+        result["exit"] = 2
+    else:
+        result["exit"] = verdict(points, shift)
+    return result
