@@ -39,12 +39,34 @@ check = Checker()
 
 
 def two_nights(tmp):
-    """The two nights TWO of the recording, unpacked under tmp/rec."""
+    """The two nights TWO of the recording, unpacked under tmp/rec, cut down to two of their
+    comparison groups (every kernel at the smallest size on one thread and the largest on two,
+    44 points): compare.py's U-tests over 330 points took most of a replay's 2 s."""
     with tarfile.open(RECORDING, "r:xz") as t:
         members = [m for m in t.getmembers()
                    if any(("/%s/" % n) in "/" + m.name + "/" for n in TWO)]
         t.extractall(os.path.join(tmp, "rec"), members)
+    for top, _, files in os.walk(os.path.join(tmp, "rec")):
+        if samples.NAME in files:
+            cut_night(top)
     return os.path.join(tmp, "rec")
+
+
+def cut_night(folder):
+    """Keep only the points of two comparison groups in a night's CSV and samples."""
+    csv_path, kept_path = os.path.join(folder, "nightly.csv"), os.path.join(folder, samples.NAME)
+    rows = reader.load(csv_path).rows
+    shapes = sorted({(int(r["threads"]), int(r["call_bytes"])) for r in rows})
+    groups = {shapes[0], max(s for s in shapes if s[0] == shapes[-1][0])}
+    keep = {r["point"] for r in rows if (int(r["threads"]), int(r["call_bytes"])) in groups}
+    with open(csv_path) as f:
+        lines = f.read().splitlines(keepends=True)
+    with open(csv_path, "w") as f:
+        f.writelines(ln for ln in lines if ln.startswith("#") or ln.startswith("point,") or
+                     ln.split(",", 1)[0] in keep)
+    kept = [row for row in samples.read(kept_path) if row[0] in keep]
+    with lzma.open(kept_path, "wt", encoding="utf-8") as f:
+        f.write("\t".join(samples.HEADER) + "\n" + "".join("%s\t%r\t%r\n" % r for r in kept))
 
 
 def calibrate_cli(*args):
