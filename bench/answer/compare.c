@@ -187,20 +187,17 @@ static bool pair_of(const struct point_history *a, const struct point_history *b
 	}
 	*p = (struct pair){ .other = other, .ratio = NAN, .lo = NAN, .hi = NAN,
 			    .verdict = VERDICT_UNDECIDED };
-	memo->other = other;
-	memo->raw = raw;
-	memo->pair = *p;
 	p->n = batched(tmp, raw, COMPARE_BATCH_MIN);
-	if (!p->n)
-		return true;
-	if (!signed_rank_hl(tmp, (size_t)p->n, COMPARE_DECIDED_LEVEL, &est, &lo, &hi) ||
-	    !signed_rank_hl(tmp, (size_t)p->n, COMPARE_TIE_LEVEL, &est, &lo90, &hi90))
-		return false;
-	p->ratio = exp(est);
-	p->lo = exp(lo); /* exp(NAN) is NAN: no interval stays none */
-	p->hi = exp(hi);
-	p->verdict = compare_verdict(p->lo, p->hi, exp(lo90), exp(hi90), band);
-	memo->pair = *p;
+	if (p->n) {
+		if (!signed_rank_hl(tmp, (size_t)p->n, COMPARE_DECIDED_LEVEL, &est, &lo, &hi) ||
+		    !signed_rank_hl(tmp, (size_t)p->n, COMPARE_TIE_LEVEL, &est, &lo90, &hi90))
+			return false;
+		p->ratio = exp(est);
+		p->lo = exp(lo); /* exp(NAN) is NAN: no interval stays none */
+		p->hi = exp(hi);
+		p->verdict = compare_verdict(p->lo, p->hi, exp(lo90), exp(hi90), band);
+	}
+	*memo = (struct pair_memo){ .other = other, .raw = raw, .pair = *p };
 	return true;
 }
 
