@@ -16,8 +16,9 @@ its GB/s columns and its paired ratio to memset with that ratio's interval scale
 which moves every log ratio, so the Hodges-Lehmann estimate and interval, by the same log), or
 every point slowed (GB/s only: the ratios to memset stay).  A slowdown is caught when that
 kernel's points include a regression (a false alarm of the same pair is counted as such, among
-the A/A nights); a host-wide shift is one event when the gate reports a machine-wide change.  The kernel slowed is each kernel but
-memset in turn (memset is judged by the kernels beside it, another rule)."""
+the A/A nights); a host-wide shift is one event when the gate reports a machine-wide change.
+The kernel slowed is drawn at random among all but memset (memset is judged by the kernels
+beside it, another rule)."""
 
 import csv
 import io
@@ -181,13 +182,12 @@ def regressed_kernels(result):
     return {p["name"].split("/", 1)[0] for p in result["points"] if p["status"] == "regression"}
 
 
-def calibrate(recordings, limits, noisy_max, table_path, max_pairs=0, seed=1, log=None):
-    """Run the calibration; return its one line.  table_path gets the full table (Markdown);
-    max_pairs > 0 replays that many pairs drawn at random (seed) instead of all of them."""
+def calibrate(nights, limits, noisy_max, table_path, max_pairs=0, seed=1, log=None):
+    """Replay the loaded nights (load); return the one line.  table_path gets the full table
+    (Markdown); max_pairs > 0 replays that many pairs drawn at random (seed) instead of all."""
     scratch = tempfile.mkdtemp(prefix="sb-calibrate-")
     try:
-        return _calibrate(load(recordings, scratch), limits, noisy_max, table_path, max_pairs,
-                          seed, scratch, log)
+        return _calibrate(nights, limits, noisy_max, table_path, max_pairs, seed, scratch, log)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
