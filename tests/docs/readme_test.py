@@ -95,6 +95,10 @@ QUICK = ("054614", "054735", "054856")
 SIX = ("055017", "055128", "055226")
 
 
+# The winner set of the quick runs' 1.5 MiB groups: libc's memset and the rep strings
+LIBC_SET = "memset+memset_twin+rep_stosb+rep_stosq"
+
+
 def answer_runs(stamps):
     return [reader.load(os.path.join(RUNS, "20261206T%sZ.csv" % s)) for s in stamps]
 
@@ -148,9 +152,8 @@ def answer_sentences():
             "decided %s of the 14 groups up to 768 KiB" % ", ".join(
                 str(sum(e[1] == "decided" for e in groups)) for groups in cache),
             "`edge`: %s groups a run" % span(edges, "%d"),
-            "in %d of the %d groups" % (sum(e[1] == "decided" and e[2] ==
-                                             "memset+memset_twin+rep_stosb+rep_stosq" for e in libc),
-                                        len(libc)),
+            "in %d of the %d groups" % (sum(e[1] == "decided" and e[2] == LIBC_SET
+                                            for e in libc), len(libc)),
             "at 24 MiB and up %s of the 14" % span(wide, "%d"),
             "%s GB/s in the three quick runs" % ", ".join(
                 "%.0f" % gbps(run, "avx2_t_u4", 49152) for run in quick),
