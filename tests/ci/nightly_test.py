@@ -2,7 +2,7 @@
 # nightly_test.py — scripts/nightly, scripts/trend and scripts/compare-cpus on real storebench runs.
 # Python 3 standard library; runs the built storebench with tiny sweeps under a temporary folder.
 # Why: the gate must stay quiet on two normal runs and go red on a real, injected slowdown.
-"""usage: nightly_test.py REPO_ROOT STOREBENCH usage|baseline|shape|gate|shift
+"""usage: nightly_test.py REPO_ROOT STOREBENCH usage|baseline|shape|gate|guard|shift
 
 usage     bad options, a missing binary, a too-small budget, bad storebench arguments: exit status
           2, one line on stderr, no run folder left behind; the one duration grammar of --budget;
@@ -21,11 +21,15 @@ gate      three real runs of a tiny sweep (12 paired rounds): the first has no b
           second is gated against it (0), the third with sse2_t_u4 twice as slow
           (--inject-slowdown-kernels) has its points, and only them, fallen against memset and
           confirmed by a re-measurement beside memset (1); a clean re-measurement leaves such points
-          unconfirmed; then the summary, gate.json, trend plot, a pinned baseline, a baseline
-          with no common point (2), the budget guard, and a compare-cpus table over two runs.
+          unconfirmed; then the summary, gate.json, trend plot, a pinned baseline and a
+          compare-cpus table over two runs.
           When another job shares the CPUs, most points come out noisy and nightly, rightly,
           refuses to judge (status 3, "too noisy to gate"); the scenario is then tried again,
           and after three busy attempts the test reports itself skipped (77), never passed.
+guard     runs whose verdict no neighbour can change, so they run beside other tests: the budget
+          guard stops a sweep early and gates the rounds measured, within its budget; a baseline
+          with no point in common (2); a busy loop on the measured CPU: too noisy to gate (3),
+          never a baseline; the default machine id is storebench's.
 shift     16 points: every one twice as slow (--inject-slowdown 100) is one machine-wide change with
           its size, no point a regression, exit 3; only rep_stosb slowed
           (--inject-slowdown-kernels): its points' median ratio stands 25 % below the others',
@@ -474,6 +478,68 @@ def shift_once(tmp):
           f"the rest, suspects {regs}")
 
 
+def guard(tmp):
+    """Runs that need no quiet machine: the budget guard's early stop, a baseline with no point in
+    common, a busy neighbour on the measured CPU, the default machine id."""
+    # the budget guard: 30 s keeps 25 s back for re-measurement and the gate, so this 8-point
+    # sweep (12 rounds of about 2 s) gets SIGINT after 5 s, finishes its point, and the rounds
+    # measured are gated (--noisy-max 100: fewer than 6 rounds give no interval, and their cv
+    # flags say so; this is about the guard, not the noise)
+    t0 = time.monotonic()
+    guard = measured(tmp, "--machine-id", "gate-budget", "--budget", "30", "--noisy-max", "100",
+                    "--", "--kernels",
+                    "memset,rep_stosb", "--call", "16KiB,32KiB,64KiB,128KiB", "--threads", "1",
+                    "--min-time", "0.2", *NO_CANARY)
+    wall = time.monotonic() - t0
+    gg = load_gate(run_dir_of(guard)) if guard.returncode == 0 else {}
+    rounds = [int(r["rounds"]) for r in rows_of(os.path.join(run_dir_of(guard), "nightly.csv"))]
+    check(guard.returncode == 0 and gg.get("budget_stop") and gg.get("points_run") == 8 and
+          rounds and 0 < max(rounds) < 12,
+          f"the budget guard stops the sweep early and gates the rounds measured "
+          f"({guard.returncode}, {gg.get('points_run')} points, rounds {rounds}, "
+          f"{guard.stderr.strip()[-200:]})")
+    check(wall < 30, f"the guarded run ended within its 30 s budget ({wall:.1f} s)")
+
+    # a baseline sharing no point with tonight's sweep gates nothing: status 2, not a green light
+    # (--noisy-max 100: a busy machine must not turn "nothing in common" into "too noisy")
+    disjoint = measured(tmp, "--machine-id", "gate-disjoint", "--allow-different-machine",
+                        "--baseline", os.path.join(run_dir_of(guard), "nightly.json"), *GATE,
+                        "--noisy-max", "100", "--", "--kernels", "rep_stosq", "--call", "4KiB",
+                        "--threads", "1", "--min-time", "0.005", *NO_CANARY)
+    check(disjoint.returncode == 2 and "no point in common" in disjoint.stderr,
+          f"no common point with the baseline: exit 2 ({disjoint.returncode}, "
+          f"{disjoint.stderr.strip()[-200:]})")
+
+    # a busy neighbour on the very CPU being measured: most points scatter, and nightly refuses
+    # to judge (status 3) and keeps the run out of the baselines (no gate.json)
+    cpu = max(os.sched_getaffinity(0))
+    hog = subprocess.Popen([sys.executable, "-c", "import os\nos.sched_setaffinity(0, {%d})\n"
+                            "while True:\n    pass" % cpu])
+    try:
+        busy = nightly(tmp, "--machine-id", "gate-busy", *BUSY_GATE, "--", *SWEEP)
+    finally:
+        hog.kill()
+        hog.wait()
+    bd = os.path.join(tmp, "gate-busy")
+    runs = os.listdir(bd) if os.path.isdir(bd) else []
+    check(busy.returncode == 3 and "too noisy to gate" in busy.stderr,
+          f"a run sharing its CPU with a busy loop is not gated: exit 3 ({busy.returncode}, "
+          f"{busy.stderr.strip()[-200:]})")
+    check(not any(os.path.isfile(os.path.join(bd, d, "gate.json")) for d in runs),
+          "the noisy run is never a baseline (no gate.json)")
+
+    # the default machine id is the folder storebench itself files this machine's results under
+    probe = os.path.join(tmp, "id.csv")
+    subprocess.run([STOREBENCH, "run", "--kernels", "memset", "--call", "4KiB", "--threads", "1",
+                    "--repetitions", "1", "--min-time", "0.001", *NO_CANARY, "--csv", probe],
+                   capture_output=True, check=True)
+    with open(probe) as f:
+        sb_id = next((ln.split("=", 1)[1].strip() for ln in f if ln.startswith("# machine_id=")), "")
+    mine = subprocess.run([NIGHTLY, "--storebench", STOREBENCH, "--print-machine-id"],
+                          capture_output=True, text=True).stdout.strip()
+    check(sb_id and mine == sb_id, f"machine id: scripts/nightly {mine!r}, storebench {sb_id!r}")
+
+
 def gate_once(tmp):
     os.makedirs(tmp)
     common = ["--machine-id", "gate-test", *GATE, "--"] + SWEEP
@@ -565,63 +631,6 @@ def gate_once(tmp):
     check(any(p["status"] == "improvement" for p in g4.get("points", [])),
           "a normal run against the slowed baseline shows improvements")
 
-    # a baseline sharing no point with tonight's sweep gates nothing: status 2, not a green light
-    disjoint = measured(tmp, "--machine-id", "gate-disjoint", "--allow-different-machine",
-                       "--baseline", os.path.join(d1, "nightly.json"), *GATE, "--", "--kernels",
-                       "rep_stosq",
-                       "--call", "4KiB", "--threads", "1", "--min-time", "0.005", *NO_CANARY)
-    check(disjoint.returncode == 2 and "no point in common" in disjoint.stderr,
-          f"no common point with the baseline: exit 2 ({disjoint.returncode}, "
-          f"{disjoint.stderr.strip()[-200:]})")
-
-    # the budget guard: 30 s keeps 25 s back for re-measurement and the gate, so this 8-point
-    # sweep (12 rounds of about 2 s) gets SIGINT after 5 s, finishes its point, and the rounds
-    # measured are gated (--noisy-max 100: fewer than 6 rounds give no interval, and their cv
-    # flags say so; this is about the guard, not the noise)
-    t0 = time.monotonic()
-    guard = measured(tmp, "--machine-id", "gate-budget", "--budget", "30", "--noisy-max", "100",
-                    "--", "--kernels",
-                    "memset,rep_stosb", "--call", "16KiB,32KiB,64KiB,128KiB", "--threads", "1",
-                    "--min-time", "0.2", *NO_CANARY)
-    wall = time.monotonic() - t0
-    gg = load_gate(run_dir_of(guard)) if guard.returncode == 0 else {}
-    rounds = [int(r["rounds"]) for r in rows_of(os.path.join(run_dir_of(guard), "nightly.csv"))]
-    check(guard.returncode == 0 and gg.get("budget_stop") and gg.get("points_run") == 8 and
-          rounds and 0 < max(rounds) < 12,
-          f"the budget guard stops the sweep early and gates the rounds measured "
-          f"({guard.returncode}, {gg.get('points_run')} points, rounds {rounds}, "
-          f"{guard.stderr.strip()[-200:]})")
-    check(wall < 30, f"the guarded run ended within its 30 s budget ({wall:.1f} s)")
-
-    # a busy neighbour on the very CPU being measured: most points scatter, and nightly refuses
-    # to judge (status 3) and keeps the run out of the baselines (no gate.json)
-    cpu = max(os.sched_getaffinity(0))
-    hog = subprocess.Popen([sys.executable, "-c", "import os\nos.sched_setaffinity(0, {%d})\n"
-                            "while True:\n    pass" % cpu])
-    try:
-        busy = nightly(tmp, "--machine-id", "gate-busy", *BUSY_GATE, "--", *SWEEP)
-    finally:
-        hog.kill()
-        hog.wait()
-    bd = os.path.join(tmp, "gate-busy")
-    runs = os.listdir(bd) if os.path.isdir(bd) else []
-    check(busy.returncode == 3 and "too noisy to gate" in busy.stderr,
-          f"a run sharing its CPU with a busy loop is not gated: exit 3 ({busy.returncode}, "
-          f"{busy.stderr.strip()[-200:]})")
-    check(not any(os.path.isfile(os.path.join(bd, d, "gate.json")) for d in runs),
-          "the noisy run is never a baseline (no gate.json)")
-
-    # the default machine id is the folder storebench itself files this machine's results under
-    probe = os.path.join(tmp, "id.csv")
-    subprocess.run([STOREBENCH, "run", "--kernels", "memset", "--call", "4KiB", "--threads", "1",
-                    "--repetitions", "1", "--min-time", "0.001", *NO_CANARY, "--csv", probe],
-                   capture_output=True, check=True)
-    with open(probe) as f:
-        sb_id = next((ln.split("=", 1)[1].strip() for ln in f if ln.startswith("# machine_id=")), "")
-    mine = subprocess.run([NIGHTLY, "--storebench", STOREBENCH, "--print-machine-id"],
-                          capture_output=True, text=True).stdout.strip()
-    check(sb_id and mine == sb_id, f"machine id: scripts/nightly {mine!r}, storebench {sb_id!r}")
-
     cmp_dir = os.path.join(tmp, "cmp")
     r = subprocess.run([os.path.join(ROOT, "scripts", "compare-cpus"), "-o", cmp_dir,
                         os.path.join(d1, "nightly.csv"), os.path.join(d3, "nightly.csv")],
@@ -637,7 +646,7 @@ def gate_once(tmp):
 
 
 tmp = tempfile.mkdtemp(prefix="nightly-test-")
-{"usage": usage, "baseline": baseline, "shape": shape, "gate": gate,
+{"usage": usage, "baseline": baseline, "shape": shape, "gate": gate, "guard": guard,
  "shift": lambda d: gate(d, shift_once)}[MODE](tmp)
 if check.failed:
     print(f"kept for inspection: {tmp}")
