@@ -6,18 +6,22 @@
 """usage: calibrate_test.py REPO_ROOT replay|errors
 
 replay  two nights of the committed recording (results/turin-vm/aa-nights-20261206.tar.xz)
-        through scripts/nightly --calibrate: its line and its table.  By construction, through
-        the same replay and the gate's own code: a night against an exact copy of itself is
-        quiet, the copy with one kernel 20 % slower regresses that kernel and no other, the copy
-        with every point 40 % slower is one machine-wide change; the injection scales exactly
-        one kernel's GB/s and ratios to memset and keeps the CSV's metadata and header.
+        through scripts/nightly --calibrate: its line and its table, the kernel threshold in
+        force marked.  By construction, through the same replay and the gate's own code: a
+        night against an exact copy of itself is quiet, the copy with one kernel 20 % slower
+        regresses that kernel and no other (its move 0.8), one point 50 % slower is that point's
+        state (its kernel held: exit 0), the copy with every point 40 % slower is one
+        machine-wide change; a synthetic night's points lie within their recorded rounds; the
+        injection scales exactly one kernel's GB/s and ratios to memset and keeps the CSV's
+        metadata and header.
 errors  no recording, an empty folder, one night, a corrupt .tar.xz, a samples file that is not
-        one (a wrong header, or not xz), a bad --calibration-pairs: exit status 2 with one
-        line.
+        one (a wrong header, or not xz), a bad --calibration-pairs, no synthetic night: exit
+        status 2 with one line.
 """
 
 import lzma
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -39,9 +43,10 @@ check = Checker()
 
 
 def two_nights(tmp):
-    """The two nights TWO of the recording, unpacked under tmp/rec, cut down to two of their
-    comparison groups (every kernel at the smallest size on one thread and the largest on two,
-    44 points): compare.py's U-tests over 330 points took most of a replay's 2 s."""
+    """The two nights TWO of the recording, unpacked under tmp/rec, cut down to three of their
+    comparison groups (every kernel at the two smallest sizes on one thread and the largest on
+    two, 66 points, three a kernel: one point's state alone moves no kernel's median):
+    compare.py's U-tests over 330 points took most of a replay's 2 s."""
     with tarfile.open(RECORDING, "r:xz") as t:
         members = [m for m in t.getmembers()
                    if any(("/%s/" % n) in "/" + m.name + "/" for n in TWO)]
@@ -53,11 +58,11 @@ def two_nights(tmp):
 
 
 def cut_night(folder):
-    """Keep only the points of two comparison groups in a night's CSV and samples."""
+    """Keep only the points of three comparison groups in a night's CSV and samples."""
     csv_path, kept_path = os.path.join(folder, "nightly.csv"), os.path.join(folder, samples.NAME)
     rows = reader.load(csv_path).rows
     shapes = sorted({(int(r["threads"]), int(r["call_bytes"])) for r in rows})
-    groups = {shapes[0], max(s for s in shapes if s[0] == shapes[-1][0])}
+    groups = {shapes[0], shapes[1], max(s for s in shapes if s[0] == shapes[-1][0])}
     keep = {r["point"] for r in rows if (int(r["threads"]), int(r["call_bytes"])) in groups}
     with open(csv_path) as f:
         lines = f.read().splitlines(keepends=True)
@@ -76,38 +81,75 @@ def calibrate_cli(*args):
 def replay(tmp):
     rec = two_nights(tmp)
     table = os.path.join(tmp, "table.md")
-    r = calibrate_cli(rec, "--calibration-table", table)
+    r = calibrate_cli(rec, "--calibration-table", table, "--calibration-nights", "40",
+                      "--calibration-pairs", "1")
     line = r.stdout.strip()
-    check(r.returncode == 0 and re.fullmatch(r"false alarms [0-2] of 2 nights \(upper 95 % "
-                                             r"[0-9.]+ %\); caught [0-2] of 2 injected 20 % "
+    check(r.returncode == 0 and re.fullmatch(r"false alarms \d+ of 40 nights \(upper 95 % "
+                                             r"[0-9.]+ %\); caught \d+ of 40 injected 20 % "
                                              r"single-kernel slowdowns", line),
-          f"two nights, two ordered pairs: {line!r} ({r.stderr[-300:]})")
+          f"40 synthetic nights: {line!r} ({r.stderr[-300:]})")
     with open(table) as f:
         text = f.read()
-    for want in ("| one kernel 5 % slower |", "| one kernel 30 % slower |",
+    for want in ("| **17 %** | ", "| 10 % | ", "| 20 % | ", "caught 5 % | caught 10 % |",
+                 "shift 40 %: one event |", "## The whole gate over recorded pairs",
+                 "| one kernel 5 % slower |", "| one kernel 30 % slower |",
                  "| every point 20 % slower: one machine-wide event |",
-                 "| every point 40 % slower: one machine-wide event |", "| 2 | "):
+                 "| every point 40 % slower: one machine-wide event |", "| 1 | "):
         check(want in text, f"the table has {want!r}:\n{text}")
+    r = calibrate_cli(rec, "--calibration-table", table, "--calibration-nights", "40",
+                      "--calibration-pairs", "0", "--kernel-threshold", "10")
+    check(r.returncode == 0 and "| **10 %** | " in open(table).read() and
+          "| 2 | " in open(table).read(),
+          f"--kernel-threshold 10 is the row in force, --calibration-pairs 0 replays both "
+          f"pairs ({r.returncode}, {r.stderr[-300:]})")
 
     # by construction, through the replay and the gate's own code: a night against an exact
     # copy of itself is quiet; the copy with one kernel 20 % slower regresses that kernel and
-    # no other; the copy with every point 40 % slower is one machine-wide change
+    # no other; one point of a kernel 50 % slower is that point's state, not its kernel's; the
+    # copy with every point 40 % slower is one machine-wide change
     nights = calibrate.load([rec], os.path.join(tmp, "scratch"))
     night = nights[0]
-    limits = dict(alpha=0.05, threshold=0.1, cv_max=0.1, cpu_share_min=0.8)
+    limits = dict(alpha=0.05, threshold=0.1, kernel_threshold=0.17, cv_max=0.1,
+                  cpu_share_min=0.8)
     work = os.path.join(tmp, "work")
     same = calibrate.replay(night, night, limits, 50, None, work)
-    check(same["exit"] == 0 and not calibrate.regressed_kernels(same),
-          f"a night against itself is quiet (exit {same['exit']})")
+    check(same["exit"] == 0 and not calibrate.regressed_kernels(same) and
+          all(m["ratio"] == 1.0 for m in same["kernels"].values()),
+          f"a night against itself is quiet, every kernel's move 1 (exit {same['exit']})")
     slowed = calibrate.replay(night, night, limits, 50, None, work, "avx2_t_u4", 20)
-    check(slowed["exit"] == 1 and calibrate.regressed_kernels(slowed) == {"avx2_t_u4"},
-          f"avx2_t_u4 20 % slower: it and only it regressed "
-          f"({calibrate.regressed_kernels(slowed)}, exit {slowed['exit']})")
+    check(slowed["exit"] == 1 and calibrate.regressed_kernels(slowed) == {"avx2_t_u4"} and
+          abs(slowed["kernels"]["avx2_t_u4"]["ratio"] - 0.8) < 1e-6 and
+          slowed["kernels"]["avx2_t_u4"]["points"] == 3,
+          f"avx2_t_u4 20 % slower: it and only it regressed, its move 0.8 over its 3 points "
+          f"({calibrate.regressed_kernels(slowed)}, exit {slowed['exit']}, "
+          f"{slowed['kernels'].get('avx2_t_u4')})")
+    one = next(r["point"] for r in reader.load(night.csv).rows if r["kernel"] == "sse2_t_u4")
+    alone = calibrate.replay(night, night, limits, 50, None, work, one, 50)
+    pt = next(p for p in alone["points"] if p["name"] == one)
+    check(alone["exit"] == 0 and pt["status"] == "unconfirmed" and
+          "its kernel held" in pt["why"],
+          f"one point of sse2_t_u4 50 % slower: its kernel held, exit 0 "
+          f"({alone['exit']}, {pt['status']}: {pt['why']})")
     shifted = calibrate.replay(night, night, limits, 50, None, work, "*", 40)
     check(shifted["exit"] == gate.INCONCLUSIVE and shifted.get("machine_shift") and
           not calibrate.regressed_kernels(shifted),
           f"every point 40 % slower: one machine-wide change, no regression "
           f"({shifted.get('machine_shift', {}).get('note')}, exit {shifted['exit']})")
+
+    # the synthetic nights: each point's median over resampled rounds of its own night, the
+    # kernel rule's figures one per night
+    rounds = calibrate._rounds(night)
+    good = gate.good_by_point(night.csv)
+    drawn = calibrate.synthetic(rounds, good, random.Random(3))
+    check(set(drawn) == set(good) and
+          all(min(rounds[p]) <= g <= max(rounds[p]) for p, (g, _) in drawn.items()),
+          "a synthetic night has every good point, each within its recorded rounds")
+    fig = calibrate.kernel_figures(nights, limits, 7, 1)
+    check(len(fig["aa"]) == 7 and all(len(v) == 7 for v in fig["slow"].values()) and
+          fig == calibrate.kernel_figures(nights, limits, 7, 1),
+          "kernel_figures: one figure per synthetic night and change, the same for one seed")
+    check(max(fig["slow"][30]) < 0.8,
+          f"on these nights (seed 1) a kernel 30 % slower moves below 0.8: {fig['slow'][30]}")
 
     # the injection itself: one kernel's numbers scaled, no other's, metadata and header kept
     out = os.path.join(tmp, "slowed.csv")
@@ -156,7 +198,8 @@ def errors(tmp):
                        ([bad_tar], "cannot unpack"),
                        ([broken["header"]], "is not a samples file"),
                        ([broken["garbage"]], "cannot read the samples"),
-                       ([rec, "--calibration-pairs", "-1"], "not a whole number")):
+                       ([rec, "--calibration-pairs", "-1"], "not a whole number"),
+                       ([rec, "--calibration-nights", "0"], "one synthetic night or more")):
         r = calibrate_cli(*args, "--calibration-table", os.path.join(tmp, "t.md"))
         lines = r.stderr.strip().splitlines()
         check(r.returncode == 2 and len(lines) == 1 and want in lines[0] and not r.stdout,

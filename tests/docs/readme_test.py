@@ -295,6 +295,32 @@ def glibc_page():
                    "libc_avx512 over memset %s at 512 KiB" % vs("libc_avx512", 524288)]
 
 
+CALIBRATION = os.path.join(RUNS, "aa-nights-20261206-calibration.md")
+
+
+def calibration_figures():
+    """docs/ci.md's calibration: its line, its rows of the kernel thresholds (all but the 5 %
+    column) and its sentence on the whole gate's pairs, as the committed table has them."""
+    with open(CALIBRATION) as f:
+        lines = f.read().splitlines()
+    out = [lines[2]]
+    for ln in lines:
+        m = re.fullmatch(r"\| (\*\*)?(\d+) %(?:\*\*)? \| (\d+) of 1000 \| ([0-9.]+ %) \| \d+ \| "
+                         r"(\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", ln)
+        if m and m.group(2) in ("10", "15", "17", "20"):
+            head = "**%s %%** (vm)" % m.group(2) if m.group(1) else "%s %%" % m.group(2)
+            out.append("| %s | %s |" % (head, " | ".join(m.groups()[2:])))
+    pairs = dict(re.findall(r"\| one kernel (\d+ % slower) \| (\d+) \|",
+                            "\n".join(lines)))
+    quiet = re.search(r"^\| (\d+) \| (\d+) \| 0 \| 0 \| 0 \|$", "\n".join(lines), re.M)
+    out.append("The whole gate over %s\nrecorded pairs: %s quiet, the 20 %% slowdown caught in %s "
+               "and 30 %% in %s, every point 20 %% slower\none event in %s and 40 %% in %s" % (
+                   quiet.group(1), quiet.group(2), pairs["20 % slower"], pairs["30 % slower"],
+                   *re.findall(r"\| every point \d+ % slower: one machine-wide event \| (\d+) \|",
+                               "\n".join(lines))))
+    return out
+
+
 def embedded_plots(readme):
     """Every plot README embeds is what today's scripts/plot draws from the CSV beside its folder
     (gnuplot's PNG is byte for byte the same from the same input on Debian 12): a change to the
@@ -325,7 +351,8 @@ def main():
     for text, page, name in ([(t, readme, "README.md") for t in
                               answer_rows() + answer_sentences() + result_section() +
                               session_figures() + levels_figures()] +
-                             [(t, ci, "docs/ci.md") for t in nights_sentence()] +
+                             [(t, ci, "docs/ci.md") for t in
+                              nights_sentence() + calibration_figures()] +
                              [(t, glibc, "docs/glibc.md") for t in glibc_page()]):
         check(text in page, f"{name} does not say what its cited runs give: {text!r}")
     return check.finish("readme figures")

@@ -6,19 +6,28 @@
 """scripts/nightly --calibrate RECORDING...
 
 A RECORDING is a folder of nights (run folders holding nightly.csv and samples.tsv.xz, as
-scripts/nightly --keep-samples leaves them) or a .tar.xz of one.  Every ordered pair of two
-different nights of one shape is an A/A night: the second judged against the first by
-gate.judge_night, the code scripts/nightly runs before it re-measures what looks regressed.
-An alarm is a point left a regression there (the re-measurement, which a replay cannot make,
-could only clear some of them: the false-alarm rate is an upper one).  The same pairs then carry
-an injected change, made exactly on the recorded numbers: one kernel slowed by P % (its samples,
-its GB/s columns and its paired ratio to memset with that ratio's interval scaled by 1 - P/100,
-which moves every log ratio, so the Hodges-Lehmann estimate and interval, by the same log), or
-every point slowed (GB/s only: the ratios to memset stay).  A slowdown is caught when that
-kernel's points include a regression (a false alarm of the same pair is counted as such, among
-the A/A nights); a host-wide shift is one event when the gate reports a machine-wide change.
-The kernel slowed is drawn at random among all but memset (memset is judged by the kernels
-beside it, another rule)."""
+scripts/nightly --keep-samples leaves them) or a .tar.xz of one.  Two parts:
+
+The kernel rule over synthetic nights (kernel_figures).  A night fails only where a whole
+kernel moved apart from the kernels beside it by more than the kernel threshold
+(gate.kernel_moves), so how often that rule fires on A/A nights bounds the gate's false alarms.
+A synthetic night is a recorded one with its rounds resampled in blocks (synthetic); it is
+judged against references drawn the same way from other recorded nights, as is, with one
+kernel slowed by P % (all its points), and with every point slowed (a host-wide shift: one
+event when the gate's machine_shift reports it and no kernel moved apart from it).  A thousand
+such nights take seconds; the table compares kernel thresholds (THRESHOLDS) on them.
+
+The whole gate over recorded pairs (_replay_pairs).  Ordered pairs of two different recorded
+nights of one shape, the second judged against the first by gate.judge_night (compare.py
+included), the code scripts/nightly runs before it re-measures what looks regressed; an alarm
+is a point left a regression there (the re-measurement, which a replay cannot make, could only
+clear some of them).  The same pairs then carry an injected change, made exactly on the
+recorded numbers: one kernel slowed by P % (its samples, its GB/s columns and its paired ratio
+to memset with that ratio's interval scaled by 1 - P/100, which moves every log ratio, so the
+Hodges-Lehmann estimate and interval, by the same log), or every point slowed (GB/s only: the
+ratios to memset stay).  The kernel slowed there is drawn among all but memset, which the
+point rule judges by the kernels beside it: their recorded ratios to memset do not move with an
+injection into memset's own samples."""
 
 import csv
 import io
@@ -28,8 +37,10 @@ import math
 import os
 import random
 import shutil
+import statistics
 import tarfile
 import tempfile
+import time
 from collections import namedtuple
 
 from storebench import reader
@@ -38,6 +49,10 @@ from storebench.nightly import gate, samples
 SLOWDOWNS = (5, 10, 20, 30)  # percent, one kernel
 SHIFTS = (20, 40)            # percent, every point
 BOUND = 0.95                 # the false-alarm rate's one-sided upper bound
+NIGHTS = 1000                # synthetic A/A nights the kernel rule judges
+PAIRS = 10                   # ordered pairs of recorded nights replayed through the whole gate
+BLOCK = 3                    # consecutive rounds a synthetic night draws together
+THRESHOLDS = (0.10, 0.13, 0.15, 0.17, 0.20)  # kernel thresholds the table compares
 
 Night = namedtuple("Night", "label folder csv samples shape kernels")
 
@@ -106,10 +121,11 @@ def load(recordings, scratch):
 
 
 def _factor(point, slow, pct):
-    """The scale of point's GB/s: slow is a kernel name, "*" for every point, None for none."""
+    """The scale of point's GB/s: slow is a kernel name, a point's name, "*" for every point,
+    None for none."""
     if slow is None or pct == 0:
         return 1.0
-    if slow == "*" or point.split("/", 1)[0] == slow:
+    if slow in ("*", point) or point.split("/", 1)[0] == slow:
         return 1 - pct / 100
     return 1.0
 
@@ -182,17 +198,135 @@ def regressed_kernels(result):
     return {p["name"].split("/", 1)[0] for p in result["points"] if p["status"] == "regression"}
 
 
-def calibrate(nights, limits, noisy_max, table_path, max_pairs=0, seed=1, log=None):
-    """Replay the loaded nights (load); return the one line.  table_path gets the full table
-    (Markdown); max_pairs > 0 replays that many pairs drawn at random (seed) instead of all."""
+def _rounds(night):
+    """point -> the night's samples of it, round by round in the order measured."""
+    out = {}
+    for point, gbps, _ in night.samples:
+        out.setdefault(point, []).append(gbps)
+    return out
+
+
+def synthetic(rounds, good, rng):
+    """A night drawn from a recorded one (its _rounds and its good points, gate.good_by_point):
+    each good point's median over rounds drawn in circular blocks of BLOCK consecutive ones, the
+    same rounds for every point: a round's points ran within seconds of each other, so a state
+    of the host that they shared stays shared."""
+    n = min(len(v) for v in rounds.values())
+    picks = []
+    while len(picks) < n:
+        start = rng.randrange(n)
+        picks += [(start + i) % n for i in range(BLOCK)]
+    picks = picks[:n]
+    return {p: (statistics.median(rounds[p][i] for i in picks), None)
+            for p in good if p in rounds}
+
+
+def _scaled(night, slow, pct):
+    return {p: (g * _factor(p, slow, pct), None) for p, (g, _) in night.items()}
+
+
+def _shift_of(night, refs, limits):
+    """gate.machine_shift over a synthetic night against its references' medians."""
+    pts = []
+    for p, (g, _) in night.items():
+        seen = [r[p][0] for r in refs if p in r]
+        if seen:
+            pts.append(dict(ratio=g / statistics.median(seen), status="unchanged"))
+    return gate.machine_shift(pts, limits)
+
+
+def kernel_figures(nights, limits, count, seed):
+    """Draw count synthetic A/A nights (each from a recorded night, against references drawn
+    from gate.KERNEL_REFERENCE_NIGHTS other recorded nights, all resampled) and judge each
+    with the gate's kernel rule (gate.kernel_moves), as is and changed.  Returns
+    dict(aa: the least kernel move of each night, slow: {pct: the slowed kernel's move},
+    shift: {pct: [(machine-wide change reported, least kernel move)]})."""
+    rng = random.Random(seed)
+    rounds = [_rounds(n) for n in nights]
+    good = [gate.good_by_point(n.csv) for n in nights]
+    refs_n = min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1)
+    out = dict(aa=[], slow={p: [] for p in SLOWDOWNS}, shift={p: [] for p in SHIFTS})
+    for _ in range(count):
+        i = rng.randrange(len(nights))
+        others = rng.sample([j for j in range(len(nights)) if j != i], refs_n)
+        tonight = synthetic(rounds[i], good[i], rng)
+        refs = [synthetic(rounds[j], good[j], rng) for j in others]
+        moves = gate.kernel_moves(tonight, refs)
+        out["aa"].append(min(m["ratio"] for m in moves.values()))
+        for pct in SLOWDOWNS:
+            k = rng.choice(sorted(moves))
+            out["slow"][pct].append(gate.kernel_moves(_scaled(tonight, k, pct), refs)[k]["ratio"])
+        for pct in SHIFTS:
+            changed = _scaled(tonight, "*", pct)
+            least = min(m["ratio"] for m in gate.kernel_moves(changed, refs).values())
+            out["shift"][pct].append((bool(_shift_of(changed, refs, limits)), least))
+    return out
+
+
+def _rates(fig, t):
+    """(false alarms, caught per slowdown, one-event shifts) at kernel threshold t."""
+    fa = sum(r < 1 - t for r in fig["aa"])
+    caught = {p: sum(r < 1 - t for r in v) for p, v in fig["slow"].items()}
+    events = {p: sum(ev and least >= 1 - t for ev, least in v) for p, v in fig["shift"].items()}
+    return fa, caught, events
+
+
+def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_nights=NIGHTS,
+              seed=1, log=None, command=""):
+    """The gate's figures from the loaded nights (load); return the one line.  table_path gets
+    the full table (Markdown), headed by when and by what command (command) it was made: the
+    kernel rule over synthetic_nights drawn nights at limits' kernel_threshold and at the
+    others of THRESHOLDS, then max_pairs ordered pairs of recorded nights (0: all) replayed
+    through the whole gate (gate.judge_night)."""
+    if synthetic_nights < 1:
+        raise CalibrationError("a calibration needs one synthetic night or more "
+                               "(--calibration-nights)")
+    fig = kernel_figures(nights, limits, synthetic_nights, seed)
+    if log:
+        log("%d synthetic nights judged by the kernel rule" % synthetic_nights)
     scratch = tempfile.mkdtemp(prefix="sb-calibrate-")
     try:
-        return _calibrate(nights, limits, noisy_max, table_path, max_pairs, seed, scratch, log)
+        replayed = _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    n = synthetic_nights
+    t = limits["kernel_threshold"]
+    fa, caught, events = _rates(fig, t)
+    line = ("false alarms %d of %d nights (upper 95 %% %.1f %%); caught %d of %d injected 20 %% "
+            "single-kernel slowdowns" % (fa, n, 100 * upper_bound(fa, n), caught[20], n))
+    with open(table_path, "w") as f:
+        f.write("# Gate calibration\n\n%s\n\nMade %s by `%s`.\n\n" % (
+            line, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), command))
+        f.write("%d recorded nights (%s to %s).  A night can fail only where the kernel rule "
+                "(gate.kernel_moves) puts a whole kernel %.0f %% or more apart from the kernels "
+                "beside it, so its false alarms bound the gate's.  %d synthetic A/A nights "
+                "(seed %d): a recorded night's rounds resampled in blocks of %d, against "
+                "references drawn from %d other recorded nights, resampled too.  The nights "
+                "are drawn from %d recorded ones: they carry those nights' states, no others, "
+                "and the bound is for nights like them.\n\n" % (
+                    len(nights), nights[0].label, nights[-1].label, 100 * t, n, seed, BLOCK,
+                    min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1), len(nights)))
+        f.write("| kernel threshold | false alarms | upper 95 % | " +
+                " | ".join("caught %d %%" % p for p in SLOWDOWNS) + " | " +
+                " | ".join("shift %d %%: one event" % p for p in SHIFTS) + " |\n" +
+                "|---" * (3 + len(SLOWDOWNS) + len(SHIFTS)) + "|\n")
+        for th in sorted(set(THRESHOLDS) | {t}):
+            a, c, e = _rates(fig, th)
+            mark = "**" if th == t else ""
+            f.write("| %s%.0f %%%s | %d of %d | %.1f %% | %s | %s |\n" % (
+                mark, 100 * th, mark, a, n, 100 * upper_bound(a, n),
+                " | ".join("%d" % c[p] for p in SLOWDOWNS),
+                " | ".join("%d" % e[p] for p in SHIFTS)))
+        f.write("\nThe bold row is the threshold in force (--kernel-threshold, else the "
+                "profile's).  A slowdown is caught when the slowed kernel's move is below the "
+                "threshold; a shift (every point slower) is one event when the gate reports "
+                "a machine-wide change and no kernel moved apart from it.\n\n")
+        f.write(replayed)
+    return line
 
 
-def _calibrate(nights, limits, noisy_max, table_path, max_pairs, seed, scratch, log):
+def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
+    """Ordered pairs of recorded nights through the whole gate; the table's second part."""
     rng = random.Random(seed)
     pairs = [(b, n) for b in nights for n in nights if b is not n and b.shape == n.shape]
     if not pairs:
@@ -206,9 +340,10 @@ def _calibrate(nights, limits, noisy_max, table_path, max_pairs, seed, scratch, 
     alarms = []
     work = os.path.join(scratch, "work")
     for i, (base, new) in enumerate(pairs):
-        # what the gate consults on a real night: the baseline and the nights just before
+        # what the gate consults on a real night: the baseline, then the nights just before
+        # tonight, newest first
         before = [n for n in nights[:nights.index(new)] if n is not base]
-        history = [goods[base.folder]] + [goods[n.folder] for n in before[-9:]]
+        history = [goods[base.folder]] + [goods[n.folder] for n in reversed(before[-9:])]
         res = replay(base, new, limits, noisy_max, history, work)
         kind = ("noisy" if res.get("too_noisy") else "alarm" if res["exit"] == 1 else
                 "shift" if res.get("machine_shift") else "quiet")
@@ -216,40 +351,32 @@ def _calibrate(nights, limits, noisy_max, table_path, max_pairs, seed, scratch, 
         if kind == "alarm":
             alarms.append("%s vs %s: %s" % (new.label, base.label,
                                             ", ".join(sorted(regressed_kernels(res)))))
-        others = [k for k in new.kernels if k != "memset"]
         for pct in SLOWDOWNS:
-            k = rng.choice(others)
+            k = rng.choice([k for k in new.kernels if k != "memset"])
             r = replay(base, new, limits, noisy_max, history, work, k, pct)
             caught[pct][1] += 1
             caught[pct][0] += k in regressed_kernels(r)
         for pct in SHIFTS:
             r = replay(base, new, limits, noisy_max, history, work, "*", pct)
             events[pct][1] += 1
-            events[pct][0] += bool(r.get("machine_shift"))
+            events[pct][0] += bool(r.get("machine_shift")) and not regressed_kernels(r)
         if log:
             log("pair %d of %d: %s" % (i + 1, len(pairs), kind))
     n = len(pairs)
-    judged = n - aa["noisy"]
-    up = upper_bound(aa["alarm"], judged) if judged else 1.0
-    line = ("false alarms %d of %d nights (upper 95 %% %.1f %%); caught %d of %d injected 20 %% "
-            "single-kernel slowdowns" % (aa["alarm"], judged, 100 * up, *caught[20]))
-    with open(table_path, "w") as f:
-        f.write("# Gate calibration\n\n%s\n\n" % line)
-        f.write("%d recorded nights, %d ordered pairs of one shape replayed (seed %d); each "
-                "night is in many pairs, so the pairs are not independent; thresholds: %s\n\n"
-                % (len(nights), n, seed, ", ".join("%s %s" % kv for kv in sorted(limits.items())
-                                                    if kv[0] != "source")))
-        f.write("| A/A pairs | quiet | false alarm | machine-wide change | too noisy |\n"
-                "|---|---|---|---|---|\n| %d | %d | %d | %d | %d |\n\n" % (
-                    n, aa["quiet"], aa["alarm"], aa["shift"], aa["noisy"]))
-        f.write("| change injected | caught (that kernel regressed; a shift: reported as one "
-                "machine-wide change) | of |\n"
-                "|---|---|---|\n")
-        for pct in SLOWDOWNS:
-            f.write("| one kernel %d %% slower | %d | %d |\n" % (pct, *caught[pct]))
-        for pct in SHIFTS:
-            f.write("| every point %d %% slower: one machine-wide event | %d | %d |\n" % (
-                pct, *events[pct]))
-        if alarms:
-            f.write("\nFalse alarms:\n\n" + "".join("- %s\n" % a for a in alarms))
-    return line
+    out = ["## The whole gate over recorded pairs\n\n%d ordered pairs of recorded nights of "
+           "one shape (seed %d), each night judged against another by gate.judge_night, "
+           "compare.py included, as scripts/nightly does before it re-measures: an alarm is a "
+           "point left a regression there (the re-measurement, which a replay cannot make, "
+           "could only clear some).  The pairs share nights, so they are not independent.\n\n"
+           % (n, seed),
+           "| A/A pairs | quiet | false alarm | machine-wide change | too noisy |\n"
+           "|---|---|---|---|---|\n| %d | %d | %d | %d | %d |\n\n" % (
+               n, aa["quiet"], aa["alarm"], aa["shift"], aa["noisy"]),
+           "| change injected | caught (that kernel regressed; a shift: one machine-wide change "
+           "and no regression) | of |\n|---|---|---|\n"]
+    out += ["| one kernel %d %% slower | %d | %d |\n" % (p, *caught[p]) for p in SLOWDOWNS]
+    out += ["| every point %d %% slower: one machine-wide event | %d | %d |\n" % (p, *events[p])
+            for p in SHIFTS]
+    if alarms:
+        out.append("\nFalse alarms:\n\n" + "".join("- %s\n" % a for a in alarms))
+    return "".join(out)

@@ -21,7 +21,6 @@ time left allows; the rest stay unconfirmed ("not re-measured").  Only confirmed
 fail the gate.
 """
 
-import json
 import os
 import re
 import subprocess

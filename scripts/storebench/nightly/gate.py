@@ -22,6 +22,13 @@ held, memset moved with it and the host, not the kernel, changed.  memset itself
 without rounds, keep the rule above, and memset's move must show in most kernels paired with it
 at its point (their ratio to it moved the other way).
 
+A regression then stands only where its whole kernel moved (kernel_moves, against_kernels):
+the median over the kernel's points of how far each moved apart from the other kernels of its
+group, against the median of the last nights, below 1 - kernel_threshold.  One point's state
+(memset at 4.7 MiB read 89 then 41 GB/s on two A/A nights of the Turin guest) moves no
+kernel, and a host that moved every kernel moves none apart from the rest.  The calibration
+(calibrate.py) measures what this costs and catches.
+
 When (nearly) every point moved the same way (machine_shift), the host changed (its memory
 bandwidth, its clocks, its neighbours) or something every kernel shares did: that is one
 machine-wide change, reported with its size, and each point judged on GB/s alone is judged by
@@ -47,9 +54,13 @@ MIN_REPETITIONS = 9
 # (its vCPUs lose time to the host and its memory bandwidth moves with its neighbours), in
 # percent.  The quality limits (cv_max, cpu_share_min) are storebench's: its --profile sets them
 # and the run's quality_* metadata says which it used; the gate keeps no copy.
+# kernel_threshold: how far a whole kernel must move apart from the kernels beside it before
+# any of its points fails the night (kernel_moves).  vm's from the calibration of 19 A/A nights
+# on the Turin guest (docs/ci.md, Calibrating the gate); metal's is not calibrated yet and is
+# the point threshold.
 PROFILES = {
-    "metal": dict(threshold=5.0, alpha=0.05, noisy_max=50.0),
-    "vm": dict(threshold=10.0, alpha=0.05, noisy_max=50.0),
+    "metal": dict(threshold=5.0, kernel_threshold=5.0, alpha=0.05, noisy_max=50.0),
+    "vm": dict(threshold=10.0, kernel_threshold=17.0, alpha=0.05, noisy_max=50.0),
 }
 
 
@@ -60,6 +71,17 @@ PROFILES = {
 # points past the threshold, the noise of either run hiding the rest.
 SHIFT_MIN_POINTS = 12
 SHIFT_SHARE = 0.75
+# The kernel rule.  A kernel's move is the median, over its points, of how far each point moved
+# apart from the other kernels of its group (the same size, threads and mix): log(tonight /
+# reference) less the group's median of the same.  The reference of a point is its median over
+# the last KERNEL_REFERENCE_NIGHTS good nights (the baseline and the nights before it): on the
+# Turin guest single nights move one kernel 10-25 % apart from the rest (rep_stosq on one
+# night, the compiled loops on another), and a median of five nights halved the alarms of one.
+# A group needs GROUP_MIN_KERNELS kernels for a median to stand for it.  A kernel of one point
+# (a sweep of one size) is judged by that point's move apart from its group.
+KERNEL_REFERENCE_NIGHTS = 5
+GROUP_MIN_KERNELS = 3
+
 # Exit status of a night that judged nothing per point: most points noisy (too noisy to gate),
 # or every point moved together with none apart from it (a machine-wide change).  Not 1 (no
 # point regressed) and not 2 (bad usage or setup).
@@ -286,6 +308,52 @@ def against_history(points, history):
                 len(seen), min(seen), max(seen), "x memset" if paired else "GB/s", now)
 
 
+def kernel_moves(tonight, references):
+    """kernel -> dict(ratio: its move apart from its groups as a GB/s ratio, points: how many
+    points it rests on), for every kernel with a point in a group of GROUP_MIN_KERNELS.
+    tonight and each of references are good_by_point maps (point -> (GB/s, ...)); the first
+    KERNEL_REFERENCE_NIGHTS references are used."""
+    refs = references[:KERNEL_REFERENCE_NIGHTS]
+    moved = {}
+    for point, (gbps, *_) in tonight.items():
+        seen = [m[point][0] for m in refs if point in m and m[point][0]]
+        if gbps and seen:
+            moved[point] = math.log(gbps) - math.log(statistics.median(seen))
+    groups = {}
+    for point, d in moved.items():
+        groups.setdefault(point.split("/", 1)[1], []).append(d)
+    centre = {g: statistics.median(ds) for g, ds in groups.items() if len(ds) >= GROUP_MIN_KERNELS}
+    apart = {}
+    for point, d in moved.items():
+        kernel, group = point.split("/", 1)
+        if group in centre:
+            apart.setdefault(kernel, []).append(d - centre[group])
+    return {k: dict(ratio=math.exp(statistics.median(ds)), points=len(ds))
+            for k, ds in apart.items()}
+
+
+def against_kernels(points, moves, limits):
+    """A regression stands only where its whole kernel moved apart from its groups by more than
+    kernel_threshold (moves: kernel_moves); any other becomes 'unconfirmed', its point's state
+    alone.  Each regression's why gets its kernel's move."""
+    t = limits["kernel_threshold"]
+    for p in points:
+        if p["status"] != "regression":
+            continue
+        m = moves.get(p["name"].split("/", 1)[0])
+        if m is None:
+            p["status"] = "unconfirmed"
+            p["why"] = "no group of %d kernels to judge its kernel against" % GROUP_MIN_KERNELS
+        elif m["ratio"] >= 1 - t:
+            p["status"] = "unconfirmed"
+            p["why"] = ("this point alone: its kernel held, %.3f of its groups over %d points "
+                        "(a kernel fails below %.3f); %s" % (m["ratio"], m["points"], 1 - t,
+                                                             p["why"]))
+        else:
+            p["why"] += "; its kernel %.3f of its groups over %d points" % (m["ratio"],
+                                                                          m["points"])
+
+
 def judge_paired(points, base_pairs, new_pairs, limits, shift=None):
     """Judge every point with a paired ratio to memset in both runs (pairs_by_point maps) by
     that ratio: p['paired'] = dict(base, new: (ratio, low, high), ratio: new / base, memset:
@@ -485,9 +553,10 @@ def judge_night(base_json, base_csv, new_json, new_csv, limits, noisy_max, histo
     dict(points, only_base, only_new, run_noisy=[noisy, total], machine_shift (with its note,
     when there was one), too_noisy (True when more than noisy_max percent of the points are
     noisy: nothing is judged), exit: 1 a regression, INCONCLUSIVE too noisy or a machine-wide
-    change alone, 2 no point in common, else 0).  history: good_by_point maps of the machine's
-    recent nights (None: not consulted, as against a pinned baseline); work: a folder for
-    compare.py's table and dump (compare.txt, compare.json)."""
+    change alone, 2 no point in common, else 0), kernels (kernel_moves).  history:
+    good_by_point maps of the machine's recent nights, the baseline's first (None: not
+    consulted, as against a pinned baseline; the kernel rule then refers to the baseline
+    alone); work: a folder for compare.py's table and dump (compare.txt, compare.json)."""
     diff, b_doc, n_doc = run_compare(base_json, new_json, limits["alpha"],
                                      os.path.join(work, "compare.txt"),
                                      os.path.join(work, "compare.json"))
@@ -504,6 +573,9 @@ def judge_night(base_json, base_csv, new_json, new_csv, limits, noisy_max, histo
         result["machine_shift"] = dict(shift, note=shift_note(shift))
     elif history is not None:
         against_history(points, history)
+    moves = kernel_moves(good_by_point(new_csv), history or [good_by_point(base_csv)])
+    against_kernels(points, moves, limits)
+    result["kernels"] = moves
     if total and noisy * 100 > noisy_max * total:
         result["too_noisy"], result["exit"] = True, INCONCLUSIVE
     elif not points:
