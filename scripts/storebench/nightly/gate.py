@@ -86,6 +86,11 @@ GROUP_MIN_KERNELS = 3
 # or every point moved together with none apart from it (a machine-wide change).  Not 1 (no
 # point regressed) and not 2 (bad usage or setup).
 INCONCLUSIVE = 3
+# Exit status of a night on which a change of the whole machine over nights is first proven
+# (changes.py: the machine's level stepped and stayed for MIN_SIDE nights): its clocks, memory,
+# microcode or kernel changed for good.  Red, unlike INCONCLUSIVE: one night's shift may be a
+# neighbour, one that stays is the fleet's new machine.
+MACHINE_CHANGED = 4
 
 
 class SetupError(Exception):

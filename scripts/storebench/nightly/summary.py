@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from storebench import reader
-from storebench.nightly import gate
+from storebench.nightly import changes, gate
 
 # Metadata shown in the summary's heading table; the full list follows in a folded table.
 HEADLINE_KEYS = ("utc_time", "host", "cpu_brand", "cpu_codename", "cpu_family", "cpu_model",
@@ -123,7 +123,8 @@ def write(path, res, csv_path, plots, trend):
     else:
         L.append("**%s** (exit status %d): %d points ran, %d compared: %d regressed (confirmed), "
                  "%d unconfirmed, %d improved, %d noisy%s."
-                 % ("REGRESSION" if count["regression"] else "Inconclusive"
+                 % ("REGRESSION" if count["regression"] else "MACHINE CHANGED"
+                    if res["exit"] == gate.MACHINE_CHANGED else "Inconclusive"
                     if res["exit"] == gate.INCONCLUSIVE else "No regression", res["exit"],
                     res["points_run"], len(pts), count["regression"], count["unconfirmed"],
                     count["improvement"], count["noisy"],
@@ -184,6 +185,14 @@ def write(path, res, csv_path, plots, trend):
         L += ["| %s | %.3f | %d |" % (k, m["ratio"], m["points"]) for k, m in
               sorted(kernels.items(), key=lambda km: abs(math.log(km[1]["ratio"])),
                      reverse=True)[:5]]
+        L.append("")
+    if "changes" in res:
+        # over the machine's last nights and tonight (storebench/nightly/changes.py)
+        new = {(c["series"], c["night"]) for c in res["changes_new"]}
+        L += ["## Changes over nights (%d; new tonight %d)" % (len(res["changes"]), len(new)),
+              ""]
+        L += ["- %s%s" % (changes.note(c), " **(new tonight)**" if (c["series"], c["night"])
+                          in new else "") for c in res["changes"]] or ["none"]
         L.append("")
     calm = [p for p in pts if p["status"] == "unchanged" and p["ratio"]]
     if calm:
