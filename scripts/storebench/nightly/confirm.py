@@ -154,8 +154,8 @@ def confirm(storebench, args, machine, baseline, points, rows, out_dir, deadline
 
 def _judge_paired(p, again, gbps_ratio, limits, shift):
     """Confirm (status stays 'regression') or not a suspect judged on its paired ratio to
-    memset, as gate.judge_paired judged it: again, the re-measurement's (ratio, low, high), None
-    when it has no interval; gbps_ratio, its GB/s against the baseline's."""
+    memset: again, the re-measurement's (ratio, low, high), None when it has no interval;
+    gbps_ratio, its GB/s against the baseline's (in the note)."""
     b = p["paired"]["base"]
     p["neighbour"] = p["paired"].get("memset")
     if not again or not gbps_ratio:
@@ -166,7 +166,11 @@ def _judge_paired(p, again, gbps_ratio, limits, shift):
     how = "x memset %.3f [%.3f, %.3f] re-measured beside it, baseline %.3f [%.3f, %.3f]; " \
         "GB/s x %.3f" % (*again[:3], *b, own)
     t = limits["threshold"]
-    if rel < 1 - t and again[2] < b[1] and own < 1 - t:
+    # Its GB/s is not asked to fall as well: the kernel rule (gate.against_kernels) already
+    # put its whole kernel apart from every kernel of its groups, not from memset alone, and a
+    # host 10-15 % faster for the minute of the re-measurement hid a 20 % slowdown in GB/s
+    # (avx2_t_u4 at 4.7 MiB on the Turin guest, x memset 0.71 of the baseline's, GB/s x 0.94).
+    if rel < 1 - t and again[2] < b[1]:
         p["why"] = "confirmed: " + how
     else:
         p["status"], p["why"] = "unconfirmed", "re-measured: " + how
