@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# crosscpu_test.py — the one rule of cross-CPU figures (scripts/storebench/crosscpu.py) and
+# scripts/compare-cpus with pooled runs, on constructed rows and on copies of a committed run
+# whose GB/s are scaled by known factors.
+# Python 3 standard library.  Why: a ratio between two CPUs must carry the spread of each side's
+# runs, and say where the two are not told apart (issue 42).
+"""usage: crosscpu_test.py REPO_ROOT
+
+Constructed rows: a run's figure is the geometric mean over its sizes, its interval that of
+the rows' interval ends; pooled runs: the geometric mean of the runs, the envelope of their
+intervals, how far they moved; a ratio's interval [B low / A high, B high / A low], apart only
+when it excludes 1, none where a side has no interval.  Through compare-cpus: a committed
+6-kernel run (A) against two copies scaled by 2 and 2.2 pooled as one CPU (B): every ratio is
+the pooled figure's, its interval the one the rule gives from the rows, none marked; A against
+an exact copy: every ratio 1.00 and marked ~; a copy without intervals: "(no interval)"; runs
+of two CPUs pooled: exit 2 with one line.
+"""
+
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from testlib import Checker
+
+ROOT = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from storebench import crosscpu, reader  # noqa: E402
+
+RUN = os.path.join(ROOT, "results", "turin-vm", "20261206T055017Z.csv")
+COMPARE = os.path.join(ROOT, "scripts", "compare-cpus")
+GBPS = ("gbps_median", "gbps_mean", "gbps_min", "gbps_max", "gbps_ci_low", "gbps_ci_high",
+        "write_gbps", "total_gbps")
+check = Checker()
+
+
+def rows(*triples):
+    return [dict(gbps_median=str(m), gbps_ci_low=str(lo) if lo else "",
+                 gbps_ci_high=str(hi) if hi else "") for m, lo, hi in triples]
+
+
+def unit():
+    v, lo, hi = crosscpu.run_value(rows((100, 90, 110), (400, 300, 500)))
+    check((round(v, 6), round(lo, 6), round(hi, 6)) ==
+          (200.0, round((90 * 300) ** 0.5, 6), round((110 * 500) ** 0.5, 6)),
+          f"a run's figure: geometric means of the medians and of the ends ({v}, {lo}, {hi})")
+    check(crosscpu.run_value(rows((100, 90, 110), (400, None, None)))[1:] == (None, None),
+          "a row without an interval: the run's figure has none")
+    f = crosscpu.pool([(100, 95, 105), (121, 110, 130)], False)
+    check((round(f.value, 6), f.low, f.high, f.runs) == (110.0, 95, 130, 2),
+          f"pooled: the runs' geometric mean, the envelope of their intervals ({f})")
+    g = crosscpu.pool([(100, None, None), (120, None, None)], True)
+    check((g.low, g.high, g.flagged) == (100, 120, True),
+          f"pooled runs without intervals: their range ({g})")
+    one = crosscpu.pool([(100, None, None)], False)
+    check(one.low is None and crosscpu.apart(f, one) is None and
+          crosscpu.fmt_ratio(f, one) == "1.10 (no interval)",
+          "one run without an interval: no interval, never apart")
+    a = crosscpu.pool([(100, 95, 105)], False)
+    b = crosscpu.pool([(200, 190, 210)], False)
+    r = crosscpu.ratio(b, a)
+    check(abs(r[0] - 2) < 1e-12 and abs(r[1] - 190 / 105) < 1e-12 and
+          abs(r[2] - 210 / 95) < 1e-12 and crosscpu.apart(b, a) and
+          crosscpu.fmt_ratio(b, a) == "2.00 [1.81, 2.21]",
+          f"B/A and its interval [B low / A high, B high / A low]: {r}")
+    near = crosscpu.pool([(102, 97, 107)], False)
+    check(crosscpu.apart(near, a) is False and crosscpu.fmt_ratio(near, a).endswith(" ~"),
+          "overlapping intervals: not apart, marked ~")
+    m = crosscpu.moved([f, a])
+    check(m and abs(m[0] - 0.21) < 1e-9 and abs(m[1] - 0.21) < 1e-9 and
+          crosscpu.moved([a]) is None,
+          f"how far the runs moved: 121/100 - 1, over the figures of several runs only ({m})")
+
+
+def scaled(src, dst, factor, drop_ci=False):
+    """A copy of src with every GB/s column times factor (the interval's ends emptied with
+    drop_ci); metadata and header as they were."""
+    out, header = [], None
+    with open(src, newline="") as f:
+        for line in f.read().splitlines(keepends=True):
+            if line.startswith("#") or not line.strip():
+                out.append(line)
+                continue
+            row = next(csv.reader([line]))
+            if header is None:
+                header = row
+                out.append(line)
+                continue
+            r = dict(zip(header, row))
+            for c in GBPS:
+                if r.get(c):
+                    r[c] = "" if drop_ci and c.startswith("gbps_ci") else \
+                        "%.6g" % (float(r[c]) * factor)
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\n").writerow([r[c] for c in header])
+            out.append(buf.getvalue())
+    with open(dst, "w", newline="") as f:
+        f.writelines(out)
+
+
+def l1d_rows(text):
+    """{kernel: B/A cell} of the '### L1d, threads 1' table of compare-cpus' Markdown."""
+    block = text.split("### L1d, threads 1", 1)[1].split("###", 1)[0]
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r"^\| (\w+) \| [^|]+ \| [^|]+ \| ([^|]+) \|$", block, re.M)
+            if m.group(1) != "kernel"}
+
+
+def cli(tmp):
+    b1, b2, same, bare = (os.path.join(tmp, n) for n in ("b1.csv", "b2.csv", "same.csv",
+                                                          "bare.csv"))
+    scaled(RUN, b1, 2.0)
+    scaled(RUN, b2, 2.2)
+    scaled(RUN, same, 1.0)
+    scaled(RUN, bare, 1.0, drop_ci=True)
+    r = subprocess.run([COMPARE, RUN, b1 + "," + b2], capture_output=True, text=True)
+    got = l1d_rows(r.stdout)
+    run = reader.load(RUN)
+    want = {}
+    for k in {x["kernel"] for x in run.rows}:
+        krows = [x for x in run.rows if x["kernel"] == k and x.get("ws_class") == "L1d" and
+                 x["threads"] == "1" and x["ws_mode"] == "call"]
+        if not krows:
+            continue
+        a = crosscpu.pool([crosscpu.run_value(krows)], False)
+        v, lo, hi = crosscpu.run_value(krows)
+        b = crosscpu.pool([(v * 2, lo * 2, hi * 2), (v * 2.2, lo * 2.2, hi * 2.2)], False)
+        want[k] = crosscpu.fmt_ratio(b, a)
+    check(r.returncode == 0 and got and got == want and
+          all(c.startswith("2.10 [") and not c.endswith("~") for c in got.values()) and
+          "runs: 2 pooled" in r.stdout and "moved by 10 % (median)" in r.stdout,
+          f"A against two copies x2 and x2.2 pooled: {got} (want {want}; {r.stderr[-300:]})")
+    r = subprocess.run([COMPARE, RUN, same], capture_output=True, text=True)
+    got = l1d_rows(r.stdout)
+    check(got and all(c.startswith("1.00 [") and c.endswith(" ~") for c in got.values()),
+          f"A against an exact copy: 1.00, not told apart: {got}")
+    r = subprocess.run([COMPARE, RUN, bare], capture_output=True, text=True)
+    got = l1d_rows(r.stdout)
+    check(got and all(c == "1.00 (no interval)" for c in got.values()),
+          f"a copy without intervals: no interval: {got}")
+    other = os.path.join(tmp, "other.csv")
+    with open(b1) as f, open(other, "w") as g:
+        g.write(re.sub(r"^# cpu_brand=.*$", "# cpu_brand=Another CPU", f.read(), flags=re.M))
+    r = subprocess.run([COMPARE, RUN, b1 + "," + other], capture_output=True, text=True)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and "name 2 CPUs" in lines[0],
+          f"runs of two CPUs pooled: exit 2, one line ({r.returncode}: {r.stderr!r})")
+
+
+def main():
+    unit()
+    with tempfile.TemporaryDirectory() as tmp:
+        cli(tmp)
+    return check.finish("crosscpu")
+
+
+sys.exit(main())
