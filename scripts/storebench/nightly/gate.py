@@ -60,7 +60,7 @@ MIN_REPETITIONS = 9
 # the point threshold.
 PROFILES = {
     "metal": dict(threshold=5.0, kernel_threshold=5.0, alpha=0.05, noisy_max=50.0),
-    "vm": dict(threshold=10.0, kernel_threshold=17.0, alpha=0.05, noisy_max=50.0),
+    "vm": dict(threshold=10.0, kernel_threshold=12.0, alpha=0.05, noisy_max=50.0),
 }
 
 
