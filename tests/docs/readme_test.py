@@ -307,7 +307,7 @@ def calibration_figures():
     for ln in lines:
         m = re.fullmatch(r"\| (\*\*)?(\d+) %(?:\*\*)? \| (\d+) of 1000 \| ([0-9.]+ %) \| \d+ \| "
                          r"(\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", ln)
-        if m and m.group(2) in ("10", "12", "15", "17", "20"):
+        if m and m.group(2) in ("10", "13", "15", "17", "20"):
             head = "**%s %%** (vm)" % m.group(2) if m.group(1) else "%s %%" % m.group(2)
             out.append("| %s | %s |" % (head, " | ".join(m.groups()[2:])))
     text = "\n".join(lines)

@@ -246,6 +246,7 @@ def kernel_figures(nights, limits, count, seed):
     rng = random.Random(seed)
     rounds = [_rounds(n) for n in nights]
     good = [gate.good_by_point(n.csv) for n in nights]
+    kinds = gate.kinds_of(nights[0].csv)
     refs_n = min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1)
     out = dict(aa=[], slow={p: [] for p in SLOWDOWNS}, shift={p: [] for p in SHIFTS})
     for _ in range(count):
@@ -253,14 +254,15 @@ def kernel_figures(nights, limits, count, seed):
         others = rng.sample([j for j in range(len(nights)) if j != i], refs_n)
         tonight = synthetic(rounds[i], good[i], rng)
         refs = [synthetic(rounds[j], good[j], rng) for j in others]
-        moves = gate.kernel_moves(tonight, refs)
+        moves = gate.kernel_moves(tonight, refs, kinds)
         out["aa"].append(min(m["ratio"] for m in moves.values()))
         for pct in SLOWDOWNS:
             k = rng.choice(sorted(moves))
-            out["slow"][pct].append(gate.kernel_moves(_scaled(tonight, k, pct), refs)[k]["ratio"])
+            out["slow"][pct].append(
+                gate.kernel_moves(_scaled(tonight, k, pct), refs, kinds)[k]["ratio"])
         for pct in SHIFTS:
             changed = _scaled(tonight, "*", pct)
-            least = min(m["ratio"] for m in gate.kernel_moves(changed, refs).values())
+            least = min(m["ratio"] for m in gate.kernel_moves(changed, refs, kinds).values())
             out["shift"][pct].append((bool(_shift_of(changed, refs, limits)), least))
     return out
 
