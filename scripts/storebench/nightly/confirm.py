@@ -167,7 +167,7 @@ def _judge_paired(p, again, gbps_ratio, limits, shift):
         "GB/s x %.3f" % (*again[:3], *b, own)
     t = limits["threshold"]
     # Its GB/s is not asked to fall as well: the kernel rule (gate.against_kernels) already
-    # put its whole kernel apart from every kernel of its groups, not from memset alone, and a
+    # put its whole kernel apart from the kernels beside it, not from memset alone, and a
     # host 10-15 % faster for the minute of the re-measurement hid a 20 % slowdown in GB/s
     # (avx2_t_u4 at 4.7 MiB on the Turin guest, x memset 0.71 of the baseline's, GB/s x 0.94).
     if rel < 1 - t and again[2] < b[1]:

@@ -318,8 +318,9 @@ def against_history(points, history):
 
 
 def kernel_moves(tonight, references, kinds=None):
-    """kernel -> dict(ratio: its move apart from its groups as a GB/s ratio, points: how many
-    points it rests on), for every kernel with a point in a group of GROUP_MIN_KERNELS.
+    """kernel -> dict(ratio: its move against the kernels beside it as a GB/s ratio, points:
+    how many points it rests on), for every kernel with a point in a group of
+    GROUP_MIN_KERNELS.
     tonight and each of references are good_by_point maps (point -> (GB/s, ...)); the first
     KERNEL_REFERENCE_NIGHTS references are used; kinds: kernel -> kind (kinds_of), {} or None
     to set each kernel against all the others."""
@@ -366,12 +367,12 @@ def against_kernels(points, moves, limits):
             p["why"] = "no group of %d kernels to judge its kernel against" % GROUP_MIN_KERNELS
         elif m["ratio"] >= 1 - t:
             p["status"] = "unconfirmed"
-            p["why"] = ("this point alone: its kernel held, %.3f of its groups over %d points "
-                        "(a kernel fails below %.3f); %s" % (m["ratio"], m["points"], 1 - t,
-                                                             p["why"]))
+            p["why"] = ("this point alone: its kernel held, %.3f against the kernels beside it "
+                        "over %d points (a kernel fails below %.3f); %s" % (
+                            m["ratio"], m["points"], 1 - t, p["why"]))
         else:
-            p["why"] += "; its kernel %.3f of its groups over %d points" % (m["ratio"],
-                                                                          m["points"])
+            p["why"] += "; its kernel %.3f against the kernels beside it over %d points" % (
+                m["ratio"], m["points"])
 
 
 def judge_paired(points, base_pairs, new_pairs, limits, shift=None):

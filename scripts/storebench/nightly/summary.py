@@ -181,7 +181,7 @@ def write(path, res, csv_path, plots, trend):
         # the kernel rule's figures: how far each kernel stood apart from its groups tonight
         L += ["## Kernels farthest from the kernels beside them (%d judged; a kernel fails "
               "below %.3f)" % (len(kernels), 1 - lim["kernel_threshold"]), "",
-              "| kernel | move apart from its groups | points |", "|---|---|---|"]
+              "| kernel | move against the kernels beside it | points |", "|---|---|---|"]
         L += ["| %s | %.3f | %d |" % (k, m["ratio"], m["points"]) for k, m in
               sorted(kernels.items(), key=lambda km: abs(math.log(km[1]["ratio"])),
                      reverse=True)[:5]]
