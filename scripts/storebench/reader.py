@@ -21,6 +21,7 @@ a data row it is an error naming the line, never a guess.
 """
 
 import csv
+import io
 import re
 
 from storebench import inputs
@@ -239,3 +240,27 @@ def load(path, required=()):
     run = Run(path, meta, columns, rows, meta_lines)
     run.require(required)
     return run
+
+
+def rewrite(src, dst, change):
+    """Write src's CSV to dst with change(row) applied to each data row (a dict by column, changed
+    in place); metadata lines, blank lines and the header stay as they were, where they were."""
+    with open(src, newline="") as f:
+        lines = f.read().splitlines(keepends=True)
+    out, header = [], None
+    for line in lines:
+        if line.startswith("#") or not line.strip():
+            out.append(line)
+            continue
+        fields = next(csv.reader([line]))
+        if header is None:
+            header = fields
+            out.append(line)
+            continue
+        row = dict(zip(header, fields))
+        change(row)
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow([row.get(c, "") for c in header])
+        out.append(buf.getvalue())
+    with open(dst, "w", newline="") as f:
+        f.writelines(out)

@@ -16,8 +16,6 @@ an exact copy: every ratio 1.00 and marked ~; a copy without intervals: "(no int
 of two CPUs pooled: exit 2 with one line.
 """
 
-import csv
-import io
 import os
 import re
 import subprocess
@@ -78,27 +76,12 @@ def unit():
 def scaled(src, dst, factor, drop_ci=False):
     """A copy of src with every GB/s column times factor (the interval's ends emptied with
     drop_ci); metadata and header as they were."""
-    out, header = [], None
-    with open(src, newline="") as f:
-        for line in f.read().splitlines(keepends=True):
-            if line.startswith("#") or not line.strip():
-                out.append(line)
-                continue
-            row = next(csv.reader([line]))
-            if header is None:
-                header = row
-                out.append(line)
-                continue
-            r = dict(zip(header, row))
-            for c in GBPS:
-                if r.get(c):
-                    r[c] = "" if drop_ci and c.startswith("gbps_ci") else \
-                        "%.6g" % (float(r[c]) * factor)
-            buf = io.StringIO()
-            csv.writer(buf, lineterminator="\n").writerow([r[c] for c in header])
-            out.append(buf.getvalue())
-    with open(dst, "w", newline="") as f:
-        f.writelines(out)
+    def scale(r):
+        for c in GBPS:
+            if r.get(c):
+                r[c] = "" if drop_ci and c.startswith("gbps_ci") else \
+                    "%.6g" % (float(r[c]) * factor)
+    reader.rewrite(src, dst, scale)
 
 
 def l1d_rows(text):

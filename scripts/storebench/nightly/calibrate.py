@@ -29,8 +29,6 @@ ratios to memset stay).  The kernel slowed there is drawn among all but memset, 
 point rule judges by the kernels beside it: their recorded ratios to memset do not move with an
 injection into memset's own samples."""
 
-import csv
-import io
 import json
 import lzma
 import math
@@ -156,32 +154,17 @@ RATIO_COLUMNS = ("vs_memset_ratio", "vs_memset_ci_low", "vs_memset_ci_high")
 def write_csv(night, path, slow=None, pct=0):
     """The night's CSV with the slowed points' GB/s and, for one kernel slowed, its ratios to
     memset scaled; metadata lines where they were."""
-    with open(night.csv, newline="") as f:
-        lines = f.read().splitlines(keepends=True)
-    out, header = [], None
-    for line in lines:
-        if line.startswith("#") or not line.strip():
-            out.append(line)
-            continue
-        row = next(csv.reader([line]))
-        if header is None:
-            header = row
-            out.append(line)
-            continue
-        r = dict(zip(header, row))
+    cols = GBPS_COLUMNS + (RATIO_COLUMNS if slow != "*" else ())
+
+    def scale(r):
         k = _factor(r.get("point", ""), slow, pct)
-        cols = GBPS_COLUMNS + (RATIO_COLUMNS if slow != "*" else ())
         for c in cols:
             if k != 1.0 and r.get(c):
                 try:
                     r[c] = "%.6g" % (float(r[c]) * k)
                 except ValueError:
                     pass
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerow([r.get(c, "") for c in header])
-        out.append(buf.getvalue())
-    with open(path, "w", newline="") as f:
-        f.writelines(out)
+    reader.rewrite(night.csv, path, scale)
 
 
 def replay(base, new, limits, noisy_max, history, work, slow=None, pct=0):
