@@ -49,17 +49,22 @@
 #define DRYRUN_FIXED_MS 5
 #define DRYRUN_SETUP_PASSES 5
 /* A later round of a point reuses its calibration and iteration count: it costs these (the Turin
- * guest, quick's 957 points in rounds 2-6 of 1 ms: 16.5 s, 3.4 ms a point). */
+ * guest, quick's 957 points in rounds 2-6 of 1 ms: 16.5 s, 3.4 ms a point), and one untimed batch
+ * before its repetitions.  A batch lasts max(one pass, DRYRUN_BATCH_MS): measure.c's aim at the
+ * default --batch-ns-min. */
 #define DRYRUN_ROUND_FIXED_MS 2
+#define DRYRUN_BATCH_MS 0.5
 #define DRYRUN_MODEL_TEXT \
 	"a thread moves " PLAN_STR(DRYRUN_GBPS_L1D) ", " PLAN_STR(DRYRUN_GBPS_L2) ", " \
 	PLAN_STR(DRYRUN_GBPS_L3) " or " PLAN_STR(DRYRUN_GBPS_DRAM) " GB/s when its working set " \
 	"fits its share of L1d, L2, L3 or none (DRAM: at most " PLAN_STR(DRYRUN_NODE_GBPS) \
 	" GB/s per NUMA node used); a point costs " PLAN_STR(DRYRUN_FIXED_MS) " ms + (repetitions " \
-	"+ 1) x max(min time, one pass over its working set) + " PLAN_STR(DRYRUN_SETUP_PASSES) \
-	" passes (calibration, prefill, verification); a later round of a point, which reuses " \
-	"its calibration and iteration count, " PLAN_STR(DRYRUN_ROUND_FIXED_MS) " ms + repetitions x " \
-	"the same (+ one pass, the prefill, where its buffer is mapped anew: a point is verified in " \
+	"+ 1) x max(min time, one batch) + " PLAN_STR(DRYRUN_SETUP_PASSES) \
+	" passes (calibration, prefill, verification), a batch being max(" PLAN_STR(DRYRUN_BATCH_MS) \
+	" ms, one pass over its working set); a later round of a point, which reuses " \
+	"its calibration and iteration count, " PLAN_STR(DRYRUN_ROUND_FIXED_MS) " ms + one untimed " \
+	"batch (the first of a group's turn: until steady, not priced) + repetitions x the same " \
+	"(+ one pass, the prefill, where its buffer is mapped anew: a point is verified in " \
 	"its first round only); a round " \
 	"runs ceil(repetitions / rounds) repetitions; + first touch of grown buffers at " \
 	PLAN_STR(DRYRUN_FAULT_MBPS) " MB/s per thread, at most " PLAN_STR(DRYRUN_FAULT_TOTAL_GBPS) \

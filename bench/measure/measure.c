@@ -18,11 +18,25 @@
 #define OVERHEAD_SHARE 100
 
 /*
- * And a batch aims at twice the quality floor (--batch-ns-min, 100 us): the start skew of threads
- * woken from a spin grows with the work around it (a zero-pass batch underestimates it), and
- * interrupts average out.  Twice, so that ordinary noise never takes a batch below the floor.
+ * And a batch aims at five times the quality floor (--batch-ns-min, 100 us): the start skew of
+ * threads woken from a spin grows with the work around it (a zero-pass batch underestimates it),
+ * and interrupts average out.  Five, not two: where a call takes tens of microseconds (3-24 MiB
+ * on the Turin guest) a batch costs some 20 us more than its calls, so two or three calls a
+ * batch made one kernel's figure hang on its calibration's draw; memset_twin then read 5 % below
+ * memset over 80 paired rounds at 6 MiB (2026-12-06, 3 calls a batch against 2).
  */
-#define BATCH_AIM 2
+#define BATCH_AIM 5
+
+/*
+ * A later round's untimed batches before its repetitions (warm_up).  A point after another of
+ * its group runs one; the first of a group's turn runs them until one is no more than
+ * WARM_STEADY faster than the one before, at most WARM_MAX_NS: after other groups' points, two
+ * threads storing 100 MiB each ran their first milliseconds slow, so the first of a turn of two
+ * read 20-45 % below the second (the Turin guest, 2026-12-06, memset against memset_twin over 50
+ * rounds; 20 ms of batches first took that to 1-3 %, where in-cache points show no such ramp).
+ */
+#define WARM_STEADY 0.02
+#define WARM_MAX_NS 30000000ull
 
 /* Timings behind each calibration median: one stall among them moves no median. */
 #define CALIBRATION_SAMPLES 5
@@ -579,6 +593,27 @@ static unsigned judge(const struct quality_limits *l, const struct run_state *rs
 	return q;
 }
 
+/*
+ * Untimed batches of passes, so the timed ones start from this kernel's own state of the caches,
+ * not the one the kernel before it left (a streaming store's empty cache, a temporal one's dirty
+ * lines): without one, memset against memset_twin at 24 MiB scattered 0.35-0.40 (sd of the log
+ * ratio over 60 rounds), with one 0.06-0.15.  One batch, or at a turn's start until steady
+ * (WARM_STEADY).
+ */
+static void warm_up(struct pool *pool, const struct pool_task *task, uint64_t passes,
+		    bool turn_start)
+{
+	uint64_t last = pool_batch(pool, task, passes).ns, spent = last, t;
+
+	while (turn_start && spent < WARM_MAX_NS) {
+		t = pool_batch(pool, task, passes).ns;
+		spent += t;
+		if ((double)t >= (1 - WARM_STEADY) * (double)last)
+			break;
+		last = t;
+	}
+}
+
 /* One attempt: calibrate (or reuse an earlier round's batch), let Google Benchmark run the
  * repetitions, judge what they gave; again: a re-measurement, which calibrates afresh. */
 static unsigned attempt(const struct measure_env *env, const struct point *p,
@@ -606,6 +641,7 @@ static unsigned attempt(const struct measure_env *env, const struct point *p,
 	if (rs->hist->passes && !again) {
 		rs->passes = rs->hist->passes;
 		gp.iterations = rs->hist->iterations;
+		warm_up(pool, rs->task, rs->passes, env->turn_start);
 	} else {
 		rs->passes = calibrate(pool, rs->task, stall ? (uint64_t)(env->s->stall_ms * 1e6) : 0,
 				       env->s->quality.batch_ns_min);

@@ -45,6 +45,7 @@ struct measure_env {
 	bool cycles;         /* perf_event_open works for every pool thread */
 	bool stall;          /* --inject-stall applies to this point's calibrations */
 	int round;           /* the run's round being measured: labels the point's sample */
+	bool turn_start;     /* the first point of its group's turn: warmed until steady */
 	struct plan_cache *plans; /* one per pool thread: its plan, kept from point to point */
 	struct pool_work *work;   /* one per pool thread: its part of the point being measured */
 	struct victim_helper **helper; /* the victims' and chases' thread, kept from point to point */

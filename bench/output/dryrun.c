@@ -21,8 +21,6 @@
 #define GB_DEFAULT_REPETITIONS 1
 #define GB_DEFAULT_MIN_TIME_S 0.5
 
-/* A batch lasts at least this long (measure.c's MIN_BATCH_NS). */
-#define BATCH_MIN_S 0.0001
 
 /* Bytes per second one of the point's threads moves in the level its working set fits in. */
 static double thread_rate(enum level r, const struct scaled_axes *a)
@@ -41,14 +39,14 @@ static double thread_rate(enum level r, const struct scaled_axes *a)
 }
 
 /* A point's first round (later: a later round, which reuses the first one's batch calibration
- * and Google Benchmark's iteration count, so it pays neither again). */
+ * and Google Benchmark's iteration count, so it pays neither again, only its untimed batch). */
 static double point_seconds(const struct point *p, const struct scaled_axes *a, int reps,
 			    double min_time, bool grows, bool later)
 {
 	double pass = (double)point_region_bytes(p) / thread_rate(point_level(p, a), a);
-	double batch = pass > BATCH_MIN_S ? pass : BATCH_MIN_S;
+	double batch = pass > DRYRUN_BATCH_MS / 1e3 ? pass : DRYRUN_BATCH_MS / 1e3;
 	double rep = batch > min_time ? batch : min_time;
-	double s = later ? DRYRUN_ROUND_FIXED_MS / 1e3 + reps * rep + (grows ? pass : 0) :
+	double s = later ? DRYRUN_ROUND_FIXED_MS / 1e3 + batch + reps * rep + (grows ? pass : 0) :
 			   DRYRUN_FIXED_MS / 1e3 + (reps + 1) * rep + DRYRUN_SETUP_PASSES * pass;
 
 	if (p->victim.mode == VICTIM_CHASE)

@@ -159,6 +159,13 @@ static bool compare_slots(struct run_mem *mem, bool paired)
 	return ok;
 }
 
+/* Whether measurement k begins a group's turn: it is warmed until steady (measure.h), and the
+ * canaries' ticks go there, so a group's kernels stay back to back. */
+static bool group_starts(const struct run_mem *mem, size_t k)
+{
+	return !k || mem->groups.group[mem->order[k]] != mem->groups.group[mem->order[k - 1]];
+}
+
 /* Measure mem->order[k] (in round r, the i-th of it); 0, 1 on a failed check, -1 to stop. */
 static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
 		       const struct run_config *o, size_t k, int r, size_t i_round)
@@ -177,6 +184,7 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	progress_point(r, i_round, p->name, point_weight(p));
 	env->stall = k == 0 && o->stall_ms > 0;
 	env->round = r;
+	env->turn_start = group_starts(mem, k);
 	rc = measure_point(env, p, &slot->hist, &res);
 	if (rc < 0)
 		return -1;
@@ -197,13 +205,6 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	if (o->rounds == 1 && !o->canary)
 		rows_write(w, i + 1); /* a failure sets w->failed, which stops the sweep */
 	return rc;
-}
-
-/* Whether measurement k begins a group's turn: the canaries' ticks go there, so a group's
- * kernels stay back to back. */
-static bool group_starts(const struct run_mem *mem, size_t k)
-{
-	return !k || mem->groups.group[mem->order[k]] != mem->groups.group[mem->order[k - 1]];
 }
 
 int run_loop(struct measure_env *env, struct run_mem *mem, struct rows_out *w,

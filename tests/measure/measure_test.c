@@ -2,8 +2,9 @@
  * measure_test.c — one point measured through the pool and Google Benchmark's runner, as a run
  * measures it (bench/measure/measure.c), from struct measure_settings alone: the numbers it
  * returns agree with each other and with the point (bytes written per batch, the counts, the
- * statistics in order), and a second round adds to the first.  Behaviour, never speed: no
- * number is compared with a rate.  Plain C.
+ * statistics in order), a second round adds to the first, and a later round warms the kernel
+ * with untimed batches first (more of them at a group's turn's start).  Behaviour, never speed:
+ * no number is compared with a rate.  Plain C.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -25,6 +26,15 @@ static struct point store_point(const char *name, uint64_t call, uint64_t ws, un
 
 	point_name(&p);
 	return p;
+}
+
+/* Calls of counting_memset so far: the kernel of the warm-up check. */
+static _Atomic unsigned long long counted_calls;
+
+static void *counting_memset(void *dst, int c, size_t n)
+{
+	counted_calls++;
+	return memset(dst, c, n);
 }
 
 /* The checks every measured round must pass: its numbers against each other and the point. */
@@ -100,6 +110,40 @@ int main(void)
 	CHECK(rc == 0, "%s: round 2: %d", p.name, rc);
 	consistent(&p, &res.stats, 2, 6);
 	CHECK(res.stats.samples == 2, "two rounds: one sample each, got %d", res.stats.samples);
+
+	/* a later round runs one untimed batch before its timed ones, so they start from the
+	 * kernel's own state of the caches; the first point of a group's turn runs batches until
+	 * one is not faster than the one before (at least two) */
+	{
+		static const struct kernel counting = { .name = "memset", .fn = counting_memset,
+							.kind = KIND_libc };
+		struct point_history *h = NULL;
+		struct point c = p;
+		unsigned long long timed, before;
+
+		c.k = &counting;
+		env.round = 0;
+		rc = measure_point(&env, &c, &h, &res);
+		CHECK(rc == 0, "counting: round 1: %d", rc);
+		for (int turn = 0; turn < 2; turn++) {
+			env.round = 1 + turn;
+			env.turn_start = turn;
+			before = counted_calls;
+			rc = measure_point(&env, &c, &h, &res);
+			timed = 3ull * (unsigned long long)res.stats.iterations *
+				res.stats.calls_per_batch;
+			CHECK(rc == 0 && counted_calls - before >= timed + res.stats.calls_per_batch *
+				      (turn ? 2 : 1) &&
+			      /* a re-measured attempt (a busy machine) calibrates afresh */
+			      (turn || res.remeasured ||
+			       counted_calls - before == timed + res.stats.calls_per_batch),
+			      "round %d (turn start %d): %llu calls, %llu of them timed, batches of "
+			      "%llu", 2 + turn, turn, counted_calls - before, timed,
+			      (unsigned long long)res.stats.calls_per_batch);
+		}
+		env.turn_start = false;
+		point_history_free(h);
+	}
 
 	/* two threads, a working set of 16 calls: each thread's bytes are counted */
 	env.round = 0;
