@@ -91,12 +91,8 @@ def night(name):
     return (int(m.group(2)), int(m.group(3) or 0)) if m else (None, None)
 
 
-QUICK = ("054614", "054735", "054856")
-SIX = ("055017", "055128", "055226")
-
-
-# The winner set of the quick runs' 1.5 MiB groups: libc's memset and the rep strings
-LIBC_SET = "memset+memset_twin+rep_stosb+rep_stosq"
+QUICK = ("113223", "113345", "113506")
+SIX = ("113627", "113748", "113908")
 
 
 def answer_runs(stamps):
@@ -134,31 +130,23 @@ def answer_sentences():
     best = lambda run, sizes: [float(r["vs_memset_ratio"]) for r in run.rows  # noqa: E731
                                if r["group_rank"] == "1" and int(r["call_bytes"]) in sizes
                                and r["vs_memset_ratio"]]
-    gbps = lambda run, k, call: float(next(  # noqa: E731
-        r["gbps_median"] for r in run.rows
-        if r["kernel"] == k and r["call_bytes"] == str(call) and r["threads"] == "1"))
     l1d = [100 * (x - 1) for run in six for x in best(run, (8192, 16384, 32768))]
-    big = [100 * (x - 1) for run in six for x in best(run, (64 << 20, 128 << 20))]
-    cache = [[e for e in entries(run) if call_of(e) <= 786432] for run in quick]
-    undecided = [e for groups in cache for e in groups if e[1] != "decided"]
-    check(undecided and all(e[-1] == "avx2_t_u4" and e[2] == "avx512_t_u4" for e in undecided),
-          "in cache every undecided quick group has avx2_t_u4 open beside avx512_t_u4")
-    edges = [sum(r["winner_set"] == "edge" for r in run.rows) for run in quick]
-    libc = [e for run in quick for e in entries(run) if call_of(e) == 1572864]
-    wide = [sum(r["winner_set"] == "open" for r in run.rows if r["point"].split("/", 1)[1] ==
-                e[0]) for run in quick for e in entries(run) if call_of(e) >= 24 << 20]
+    l3 = [x for run in six for x in best(run, (4 << 20, 8 << 20, 16 << 20))]
+    libc = [e for run in six for e in entries(run) if call_of(e) in (1 << 20, 2 << 20)]
+    check(libc and all(e[1] == "decided" and e[2] == "memset+rep_stosb" for e in libc),
+          "at 1 and 2 MiB memset and rep_stosb are the winner set of every 6-kernel run")
+    dram = [entries(run) for run in six]
+    dram = [[e for e in groups if call_of(e) >= 64 << 20] for groups in dram]
+    everything = "memset+rep_stosb+avx2_nt_u4+avx512_nt_u1"
+    check([all(e[1] == "decided" and e[2] == everything for e in g) for g in dram] ==
+          [False, False, True], "the third 6-kernel run alone proves all four in at DRAM")
+    undecided = [[e for e in entries(run) if e[1] != "decided"] for run in quick]
+    single = [sum(len(e[-1].split("+")) == 1 for e in groups) for groups in undecided]
     return ["%s %% over memset" % span(l1d, "%.0f"),
-            "%s %% over memset where" % span(big, "%.0f"),
-            "decided %s of the 14 groups up to 768 KiB" % ", ".join(
-                str(sum(e[1] == "decided" for e in groups)) for groups in cache),
-            "`edge`: %s groups a run" % span(edges, "%d"),
-            "in %d of the %d groups" % (sum(e[1] == "decided" and e[2] == LIBC_SET
-                                            for e in libc), len(libc)),
-            "at 24 MiB and up %s of the 14" % span(wide, "%d"),
-            "%s GB/s in the three quick runs" % ", ".join(
-                "%.0f" % gbps(run, "avx2_t_u4", 49152) for run in quick),
-            "rep_stosq at 6 MiB at %s" % ", ".join(
-                "%.0f" % gbps(run, "rep_stosq", 6 << 20) for run in quick)]
+            "%s x memset" % span(l3, "%.1f"),
+            "runs at %s %% of their speed" % span([100 / x for x in l3], "%.0f"),
+            "leave %s groups a run undecided" % span([len(g) for g in undecided], "%d"),
+            "one open kernel in %s of them" % span(single, "%d")]
 
 
 def nights_sentence():
