@@ -241,7 +241,8 @@ def git_mode(tmp):
 
 def nightly(res, mid, *extra, storebench_args=()):
     r = subprocess.run([NIGHTLY, "--storebench", STOREBENCH, "--results-dir", res, "--machine-id",
-                        mid, "--budget", "5m", *extra, "--", *SWEEP, *storebench_args],
+                        mid, "--budget", "5m", "--no-plots", *extra, "--", *SWEEP,
+                        *storebench_args],
                        capture_output=True, text=True)
     out = r.stdout.strip().splitlines()
     run_dir = out[-1] if out else ""

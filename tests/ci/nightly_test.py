@@ -41,6 +41,7 @@ shift     16 points: every one twice as slow (--inject-slowdown 100) is one mach
 import csv
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -72,9 +73,12 @@ GATE = BUSY_GATE + os.environ.get("NIGHTLY_TEST_LIMITS", "").split()
 check = Checker()
 
 
-def nightly(tmp, *args):
-    r = subprocess.run([NIGHTLY, "--storebench", STOREBENCH, "--results-dir", tmp, *args],
-                       capture_output=True, text=True)
+def nightly(tmp, *args, plots=False):
+    """scripts/nightly; without the run's plots (a second of gnuplot a night, nearly a minute
+    over this file's runs) unless plots, which gate's first run checks."""
+    r = subprocess.run([NIGHTLY, "--storebench", STOREBENCH, "--results-dir", tmp,
+                        *([] if plots else ["--no-plots"]), *args], capture_output=True,
+                       text=True)
     return r
 
 
@@ -382,10 +386,10 @@ def load_gate(run_dir):
         return json.load(f)
 
 
-def measured(tmp, *args):
+def measured(tmp, *args, plots=False):
     """A nightly run that measures: when the machine is too busy to judge, nightly says so
     (status 3, "too noisy to gate") and this attempt cannot show the gate either way."""
-    r = nightly(tmp, *args)
+    r = nightly(tmp, *args, plots=plots)
     if r.returncode == 3 and "too noisy to gate" in r.stderr:
         raise Busy(r.stderr.strip().splitlines()[-1])
     return r
@@ -545,13 +549,17 @@ def guard(tmp):
 def gate_once(tmp):
     os.makedirs(tmp)
     common = ["--machine-id", "gate-test", *GATE, "--"] + SWEEP
-    first = measured(tmp, *common)
+    first = measured(tmp, *common, plots=True)
     if not check(first.returncode == 0,
                  f"first run: exit 0, got {first.returncode}: {first.stderr[-800:]}"):
         return
     d1 = run_dir_of(first)
     for f in ("nightly.csv", "nightly.json", "summary.md", "gate.json", "run.log"):
         check(os.path.isfile(os.path.join(d1, f)), f"first run wrote {f}")
+    with open(os.path.join(d1, "summary.md")) as f:
+        links = re.findall(r"^- \[[^]]+\]\((plots/[^)]+\.png)\)$", f.read(), re.M)
+    check(links and all(os.path.isfile(os.path.join(d1, x)) for x in links),
+          f"first run drew its plots and the summary links them: {links}")
     with open(os.path.join(d1, "summary.md")) as f:
         check("No baseline" in f.read(), "first run's summary says there is no baseline")
     info = subprocess.run([STOREBENCH, "info"], capture_output=True, text=True).stdout

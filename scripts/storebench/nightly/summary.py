@@ -88,6 +88,8 @@ def _point_table(points):
 
 
 def write(path, res, csv_path, plots, trend):
+    """summary.md of a night: res the gate's result, plots the run's plot paths (None: not
+    drawn, --no-plots), trend the trend plot's path or None."""
     try:
         meta = reader.load(csv_path).meta
     except reader.CsvError as e:
@@ -215,7 +217,10 @@ def write(path, res, csv_path, plots, trend):
     if trend:
         L.append("![trend over the runs of %s](%s)" % (res["machine_id"], trend))
         L.append("")
-    L += ["- [%s](%s)" % (os.path.basename(p), p) for p in plots] or ["no plots (scripts/plot "
-                                                                     "absent or failed)"]
+    if plots is None:
+        L.append("no plots of the run (--no-plots)")
+    else:
+        L += ["- [%s](%s)" % (os.path.basename(p), p) for p in plots] or [
+            "no plots (scripts/plot absent or failed)"]
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
