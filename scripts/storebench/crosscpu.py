@@ -85,6 +85,40 @@ def moved(figures):
     return mid, spans[-1]
 
 
+# A CPU's answer in a size class (winner_sets below)
+Answer = namedtuple("Answer", "winners decided groups")
+
+
+def class_answer(groups):
+    """The answer of one CPU in one size class and thread count, from its groups there (one dict
+    {kernel: winner_set} per working set and run): the kernels in the winner set of every decided
+    group (a group is decided when none of its kernels is open), how many groups were decided, of
+    how many.  winners is None where no group was decided, and empty where every group decided
+    but no kernel won in all of them (a crossover inside the class)."""
+    decided = [g for g in groups if g and "open" not in g.values()]
+    if not decided:
+        return Answer(None, 0, len(groups))
+    winners = set.intersection(*({k for k, v in g.items() if v == "in"} for g in decided))
+    return Answer(sorted(winners), len(decided), len(groups))
+
+
+def same_answer(b, a):
+    """How two CPUs' Answers compare: ('same', kernels in both), ('differ', []) where both
+    decided and no kernel won on both, None where either has no answer."""
+    if not a or not b or not a.winners or not b.winners:
+        return None
+    common = sorted(set(a.winners) & set(b.winners))
+    return ("same", common) if common else ("differ", [])
+
+
+ANSWER_RULE = ("A CPU's winners in a class: the kernels its runs put in the winner set of "
+               "every decided group there (a working set of one run, decided when no kernel is "
+               "open; storebench's paired rounds, results/README.md), with how many groups "
+               "were decided; `undecided`: none was, `none in all`: the winner changes inside "
+               "the class.  Classes are each CPU's own levels, so L3 on one CPU and L3 on "
+               "another may be sizes far apart.")
+
+
 RULE = ("B/A [interval]: each CPU's figure is the geometric mean over its runs of the class's "
         "geometric-mean GB/s, its interval the envelope of its runs' 95 % intervals (the "
         "lowest low end to the highest high end: how far the runs moved is in it); the "

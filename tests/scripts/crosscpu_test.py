@@ -13,7 +13,10 @@ when it excludes 1, none where a side has no interval.  Through compare-cpus: a 
 6-kernel run (A) against two copies scaled by 2 and 2.2 pooled as one CPU (B): every ratio is
 the pooled figure's, its interval the one the rule gives from the rows, none marked; A against
 an exact copy: every ratio 1.00 and marked ~; a copy without intervals: "(no interval)"; runs
-of two CPUs pooled: exit 2 with one line.
+of two CPUs pooled: exit 2 with one line.  The answer: a class's winners are the kernels in
+every decided group, none where none decided; against an exact copy the same in every class,
+against a copy with memset alone in at L1d they differ there alone, a copy without winner sets
+has no answer.
 """
 
 import os
@@ -73,6 +76,32 @@ def unit():
           f"how far the runs moved: 121/100 - 1, over the figures of several runs only ({m})")
 
 
+def answers():
+    """class_answer and same_answer on constructed groups."""
+    a = crosscpu.class_answer([{"x": "in", "y": "in", "z": "out"}, {"x": "in", "y": "edge"},
+                               {"x": "in", "y": "open"}])
+    check(a == crosscpu.Answer(["x"], 2, 3),
+          f"winners: in in every decided group (an open kernel leaves a group undecided): {a}")
+    none = crosscpu.class_answer([{"x": "in", "y": "open"}])
+    cross = crosscpu.class_answer([{"x": "in", "y": "out"}, {"x": "out", "y": "in"}])
+    check(none == crosscpu.Answer(None, 0, 1) and cross == crosscpu.Answer([], 2, 2),
+          f"no group decided: no answer ({none}); a crossover inside the class: none ({cross})")
+    b = crosscpu.class_answer([{"x": "in", "w": "in"}])
+    c = crosscpu.class_answer([{"w": "in", "x": "out"}])
+    check(crosscpu.same_answer(b, a) == ("same", ["x"]) and
+          crosscpu.same_answer(c, a) == ("differ", []) and
+          crosscpu.same_answer(none, a) is None and crosscpu.same_answer(cross, a) is None,
+          "two CPUs: the same winner, different winners, no answer on one side")
+
+
+def answer_rows(text):
+    """{(class, threads): (A cell, B cell, comparison)} of compare-cpus' answer table."""
+    block = text.split("## The answer on each CPU", 1)[1].split("###", 1)[0]
+    return {(m.group(1), m.group(2)): (m.group(3), m.group(4), m.group(5)) for m in
+            re.finditer(r"^\| (\w+) \| (1|all) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$",
+                        block, re.M)}
+
+
 def scaled(src, dst, factor, drop_ci=False):
     """A copy of src with every GB/s column times factor (the interval's ends emptied with
     drop_ci); metadata and header as they were."""
@@ -124,6 +153,37 @@ def cli(tmp):
     got = l1d_rows(r.stdout)
     check(got and all(c == "1.00 (no interval)" for c in got.values()),
           f"a copy without intervals: no interval: {got}")
+    # the answer: an exact copy gives the same winners; a copy in which every L1d group at one
+    # thread is won by memset alone differs there; a copy without winner sets has no answer
+    run = reader.load(RUN)
+    l1d = {(r["kernel"], r["ws_bytes"]) for r in run.rows
+           if r.get("ws_class") == "L1d" and r["threads"] == "1" and r["ws_mode"] == "call"}
+    flipped, unpaired = os.path.join(tmp, "flipped.csv"), os.path.join(tmp, "unpaired.csv")
+
+    def flip(r):
+        if (r["kernel"], r["ws_bytes"]) in l1d:
+            r["winner_set"] = "in" if r["kernel"] == "memset" else "out"
+
+    def unpair(r):
+        r["winner_set"] = ""
+    reader.rewrite(RUN, flipped, flip)
+    reader.rewrite(RUN, unpaired, unpair)
+    ans = answer_rows(subprocess.run([COMPARE, RUN, same], capture_output=True,
+                                     text=True).stdout)
+    mine = ans.get(("L1d", "1"), ("", "", ""))
+    check(mine[0] == mine[1] and "decided" in mine[0] and mine[2].startswith("same: ") and
+          all(x[2].startswith("same") or x[2] == "—" for x in ans.values()),
+          f"an exact copy: the same winners in every class: {ans}")
+    ans = answer_rows(subprocess.run([COMPARE, RUN, flipped], capture_output=True,
+                                     text=True).stdout)
+    l1 = ans.get(("L1d", "1"), ("", "", ""))
+    check(l1[1].startswith("memset (") and l1[2] == "differ" and
+          all(v[2] != "differ" for k, v in ans.items() if k != ("L1d", "1")),
+          f"memset alone in every L1d group of one copy: the answers differ there alone: {ans}")
+    r = subprocess.run([COMPARE, RUN, unpaired], capture_output=True, text=True)
+    ans = answer_rows(r.stdout)
+    check(r.returncode == 0 and ans and all(v[1] == "—" and v[2] == "—" for v in ans.values()),
+          f"a copy without winner sets: no answer on its side: {ans}")
     other = os.path.join(tmp, "other.csv")
     with open(b1) as f, open(other, "w") as g:
         g.write(re.sub(r"^# cpu_brand=.*$", "# cpu_brand=Another CPU", f.read(), flags=re.M))
@@ -135,6 +195,7 @@ def cli(tmp):
 
 def main():
     unit()
+    answers()
     with tempfile.TemporaryDirectory() as tmp:
         cli(tmp)
     return check.finish("crosscpu")
