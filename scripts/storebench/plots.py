@@ -10,7 +10,7 @@ import os
 import textwrap
 
 from storebench import classes, gnuplot, quality, victims
-from storebench.rows import by_kernel, curve, has_victim, ival, num, without_victim
+from storebench.rows import by_kernel, curve, has_victim, ival, num
 from storebench.units import fmt_bytes, geomean
 
 BASELINE = "memset"
@@ -523,8 +523,9 @@ def latency(run, rows, R, notes, args):
 
 
 def overlay(runs, labels, R, notes, args):
-    """Several CSVs (one per CPU) in one plot per kind; labels name the runs in the legend.
-    Returns False when a run has no rows for it (the caller reports bad input)."""
+    """Several CSVs (one per CPU) in one plot per kind; labels name the runs in the legend and
+    their cache marks (one thread's shares); GB/s points carry their rows' 95 % intervals as bars.
+    Returns None, or why a run has no rows for it (the caller reports bad input)."""
     what = {"none": ("GB/s (1e9 B/s), all threads", "gbps_median",
                      col("gbps_median")),
             "tsc": ("bytes per TSC tick, all threads", "ticks_per_call_median",
@@ -532,6 +533,10 @@ def overlay(runs, labels, R, notes, args):
             "cycles": ("bytes per core cycle, all threads", "cycles_per_call_median",
                        lambda r: _per(r, "cycles_per_call_median"))}
     ylabel, ycol, yfn = what[args.normalise]
+    # GB/s carry each run's 95 % interval over its rounds as bars; the per-tick and per-cycle
+    # rates have none
+    ci = dict(ylo=col("gbps_ci_low"), yhi=col("gbps_ci_high")) if args.normalise == "none" \
+        else {}
     per_run = []
     for run in runs:
         rows = [r for r in curve(run.rows) if num(r.get(ycol)) is not None]
@@ -544,6 +549,15 @@ def overlay(runs, labels, R, notes, args):
     sizes = sorted({ival(r, "ws_bytes") for _, rows, _ in per_run for r in rows})
     kinds = [k for k in KINDS if any(r["kind"] == k for _, rows, _ in per_run for r in rows)]
     dates = sorted({run.date() for run in runs if run.date()})
+    # each CPU's own cache sizes, one thread's share (its fewest threads'): a mark every input
+    # shares once, another named by the inputs it is theirs
+    owners = {}
+    for i, (run, rows, counts) in enumerate(per_run):
+        for mark in cache_markers(run, [r for r in rows if ival(r, "threads") == counts[0]],
+                                  sizes[0], sizes[-1]):
+            owners.setdefault(mark, []).append(labels[i])
+    marks = [(x, text if len(who) == len(per_run) else "%s: %s" % (", ".join(who), text))
+             for (x, text), who in sorted(owners.items())]
     for kind in kinds:
         series = []
         for i, (run, rows, counts) in enumerate(per_run):
@@ -560,7 +574,7 @@ def overlay(runs, labels, R, notes, args):
                 k = max(scores, key=scores.get)
                 series.append(Series("%s, %dT: %s" % (labels[i], t, k), by_kernel(trows, k),
                                      col("ws_bytes"), yfn, PALETTE[i % len(PALETTE)], dash=1 + j,
-                                     point=7, width=2))
+                                     point=7, width=2, **ci))
         R.render("bandwidth.gp", "overlay-%s%s" % (kind, "" if args.normalise == "none"
                                                     else "-per-" + args.normalise),
                  "per-CPU overlay, best %s kernel per CPU and thread count (dash: thread count)\n%s" % (
@@ -568,8 +582,10 @@ def overlay(runs, labels, R, notes, args):
                          "%s, storebench %s" % (header(run, lab),
                                                 run.meta.get("storebench_version", "unknown"))
                          for (run, _, _), lab in zip(per_run, labels))),
-                 series, (),
-                 xtics=binary_tics(sizes[0], sizes[-1]), ylabel=ylabel, **xpad(sizes))
+                 series, marks, intervals=bool(ci),
+                 xtics=binary_tics(sizes[0], sizes[-1]),
+                 ylabel=ylabel + (", bars: 95 % interval over each run's rounds" if ci else ""),
+                 **xpad(sizes))
     if dates:
         notes.append("overlay: runs dated %s" % ", ".join(dates))
     return None

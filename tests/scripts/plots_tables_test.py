@@ -8,7 +8,9 @@ files; --update rewrites them), badinput, shared, shares, steps, answer, outdir_
 victim_cpus (two real victim runs through compare-cpus: rows paired by cache word, overlays),
 march (the cc_ rows of a tiny real run in table --section march), dpdk_const (memset_const's
 rows and the dpdk section's C rows from a tiny real run), load (a tiny storebench load plotted),
-libc (memset and glibc's variants of a tiny real run in table --section libc).
+libc (memset and glibc's variants of a tiny real run in table --section libc), overlay
+(compare-cpus' overlay of two paired runs, recorded: interval bars and each input's cache
+marks).
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -386,6 +388,61 @@ def steps(src, exe):
 def cells(lines):
     """A text table's rows as cells: columns stand two or more spaces apart."""
     return [re.split(r"\s{2,}", ln.strip()) for ln in lines]
+
+
+class Recorder:
+    """A storebench.plots renderer that keeps what each plot would draw instead of drawing it."""
+
+    def __init__(self):
+        self.plots = []
+
+    def render(self, script, name, title, series, markers=(), intervals=False, **vars_):
+        self.plots.append((name, series, list(markers), intervals))
+        return True
+
+
+def overlay(src):
+    """The per-CPU overlay (issue 42.5) of two paired runs, recorded: every GB/s point carries
+    its row's 95 % interval as its bar, a cache mark both inputs share is drawn once and one of
+    an input alone under its label, and the per-tick overlay, which has no interval, draws no
+    bars."""
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    from storebench import plots, reader
+    first, second = (os.path.join(src, "results", "turin-vm", "20261206T%sZ.csv" % s)
+                     for s in ("113627", "113748"))
+    # the second as a CPU whose L3 share measured twice as large: its own L3 mark
+    tmp = tempfile.mkdtemp(prefix="sb-overlay-")
+    other = os.path.join(tmp, "other.csv")
+    with open(second) as f, open(other, "w") as g:
+        g.write(re.sub(r"^(# levels_t1_(?:used|measured)=L1d:\d+,L2:\d+,L3:)9915392", r"\g<1>19830784",
+                       f.read(), flags=re.M))
+    runs = [reader.load(first), reader.load(other)]
+    shutil.rmtree(tmp)
+    for normalise in ("none", "tsc"):
+        rec, notes = Recorder(), []
+        bad = plots.overlay(runs, ["A", "B"], rec, notes,
+                            type("Args", (), {"normalise": normalise})())
+        if bad or not rec.plots:
+            fail("overlay %s: nothing drawn (%s)" % (normalise, bad))
+        for name, series, marks, intervals in rec.plots:
+            points = [(p, r) for s in series for r in s.rows for p in [s.point_of(r)] if p]
+            if normalise == "none":
+                ok = intervals and points and all(
+                    p[2] == float(r["gbps_ci_low"]) and p[3] == float(r["gbps_ci_high"])
+                    for p, r in points)
+            else:
+                ok = not intervals and all(p[2] is None for p, _ in points)
+            if not ok:
+                fail("overlay %s (%s): intervals %s, points %s" % (
+                    name, normalise, intervals, [p for p, _ in points[:2]]))
+            # the two share L1d and L2; their measured L3 shares differ
+            shared = [m for m in marks if ":" not in m[1]]
+            named = {m[1].split(":")[0] for m in marks if ":" in m[1]}
+            if not any(m[1].startswith("L2") for m in shared) or named != {"A", "B"}:
+                fail("overlay %s: cache marks %s, want the shared ones once and each input's "
+                     "own under its label" % (name, marks))
+    print("overlay: intervals on every GB/s point, none per tick; shared and own cache marks")
+    return 0
 
 
 def answer(src):
@@ -782,7 +839,7 @@ def main(argv):
              "answer": lambda: answer(src), "outdir_faults": lambda: outdir_faults(src),
              "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src),
              "march": lambda: march(exe, src), "dpdk_const": lambda: dpdk_const(exe, src),
-             "libc": lambda: libc_variants(exe, src),
+             "libc": lambda: libc_variants(exe, src), "overlay": lambda: overlay(src),
              "load": lambda: load_plot(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
