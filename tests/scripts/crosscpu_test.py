@@ -16,7 +16,7 @@ an exact copy: every ratio 1.00 and marked ~; a copy without intervals: "(no int
 of two CPUs pooled: exit 2 with one line.  The answer: a class's winners are the kernels in
 every decided group, none where none decided; against an exact copy the same in every class,
 against a copy with memset alone in at L1d they differ there alone, a copy without winner sets
-has no answer.
+has no answer; a CSV from before ws_class is named at the top of the report.
 """
 
 import os
@@ -184,6 +184,13 @@ def cli(tmp):
     ans = answer_rows(r.stdout)
     check(r.returncode == 0 and ans and all(v[1] == "—" and v[2] == "—" for v in ans.values()),
           f"a copy without winner sets: no answer on its side: {ans}")
+    # a CSV from before ws_class says so at the top, in its input's lines, not only at the end
+    old = os.path.join(ROOT, "results", "turin-vm", "20261203T034314Z.csv")
+    r = subprocess.run([COMPARE, old, RUN], capture_output=True, text=True)
+    top = r.stdout.split("## Settings that differ", 1)[0]
+    check(r.returncode == 0 and "**classes: none** in `20261203T034314Z.csv`" in top and
+          top.count("**classes: none**") == 1,
+          f"an old CSV without classes is named at the top: {top[-600:]!r}")
     other = os.path.join(tmp, "other.csv")
     with open(b1) as f, open(other, "w") as g:
         g.write(re.sub(r"^# cpu_brand=.*$", "# cpu_brand=Another CPU", f.read(), flags=re.M))
