@@ -42,6 +42,7 @@ int main(int argc, char **argv)
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
 		{ "run", cmd_run }, { "list", cmd_list }, { "info", cmd_info }, { "load", cmd_load },
+		{ "class", cmd_class },
 	};
 
 	if (argc < 2)

@@ -19,9 +19,34 @@ NO_CLASSES = ("the CSV has no size classes: it is from a storebench before the w
               "(2026-12-03); run it again to class its sizes")
 
 
+# How a run's classes were had when its CSV predates the column (class_rows), for a note.
+CLASSED = ("by `storebench class`, this binary's level rule over the cache sizes in the CSV's "
+           "own metadata (a CSV from before the ws_class column)")
+
+
 def has_classes(run):
-    """Whether the run's rows carry their class (CSVs from before ws_class do not)."""
+    """Whether the run's rows carry their class (CSVs from before ws_class do not, until
+    class_rows gives them theirs)."""
     return "ws_class" in run.columns
+
+
+def class_rows(run, exe):
+    """Give a run from before the ws_class column its rows' classes by the binary EXE's level rule
+    (`storebench class`, over the CSV's own metadata); None when done, else why not, one line."""
+    import subprocess  # only a CSV from before the column needs the binary
+    try:
+        r = subprocess.run([exe, "class", run.path], capture_output=True, text=True)
+    except OSError as e:
+        return "%s class: %s" % (exe, e.strerror)
+    got = r.stdout.split("\n")[:-1]
+    if r.returncode != 0 or len(got) != len(run.rows):
+        return "%s class %s: %s" % (exe, run.path, (r.stderr.strip().splitlines() or [
+            "%d classes for %d rows" % (len(got), len(run.rows))])[-1])
+    for row, cls in zip(run.rows, got):
+        row["ws_class"] = cls
+    run.columns = list(run.columns) + ["ws_class"]
+    run.meta["ws_class_source"] = CLASSED
+    return None
 
 
 def names(*runs):
@@ -138,6 +163,9 @@ def instances(run):
 def rule(run, sizes=None):
     """One sentence on how classes were drawn, for the notes under a table; SIZES: the instance
     sizes to name (several runs': 'A: ..., B: ...'), the run's own by default."""
+    if run.meta.get("ws_class_source"):
+        return "Classes %s (instances: %s)." % (run.meta["ws_class_source"],
+                                                sizes or instances(run))
     if not run.meta.get("level_rule"):
         return NO_CLASSES[0].upper() + NO_CLASSES[1:] + "."
     return "Classes by the %s (instances: %s)%s." % (run.meta["level_rule"], sizes or instances(run),

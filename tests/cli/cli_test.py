@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-# cli_test.py — `storebench list`, `info` and the dispatcher, checked against kernels.def.
+# cli_test.py — `storebench list`, `info`, `class` and the dispatcher, checked against kernels.def
+# and committed runs.
 # python3 standard library.  Kernel names come from kernels/kernels.def itself, so a row added
 # there and missing from `list` (or the reverse) fails here.
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 from testlib import Checker
 
@@ -136,6 +138,50 @@ def test_dispatch():
         check(info.get(k) == keys[k], f"--version's {k}= differs from info's")
 
 
+def test_class():
+    """`storebench class CSV`: each row's ws_class by the binary's rule from the CSV's metadata."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(kernels_def)))
+    runs = os.path.join(root, "results")
+    sys.path.insert(0, os.path.join(root, "scripts"))
+    from storebench import reader
+    # runs that wrote the column (two guests, 1 and 2 threads, measured levels): the same classes
+    for name in ("turin-vm/20261206T113223Z.csv", "turin-vm/20261206T113627Z.csv",
+                 "emerald-rapids-vm/20261204T164719Z.csv"):
+        path = os.path.join(runs, name)
+        r = run("class", path)
+        want = [row["ws_class"] for row in reader.load(path).rows]
+        check(r.returncode == 0 and r.stdout.split("\n")[:-1] == want,
+              f"class {name}: the run's own ws_class, row by row ({r.returncode}, "
+              f"{r.stdout.count(chr(10))} lines for {len(want)} rows, {r.stderr.strip()})")
+    # a run from before the column: every level found, and its metadata's L3 is what decides
+    old = os.path.join(runs, "turin-vm", "20261203T034314Z.csv")
+    r = run("class", old)
+    got = r.stdout.split("\n")[:-1]
+    check(r.returncode == 0 and len(got) == len(reader.load(old).rows) and
+          {"L1d", "L2", "L3", "DRAM", ""} <= set(got),
+          f"class of a CSV before the column: {r.returncode}, {sorted(set(got))}")
+    with tempfile.TemporaryDirectory() as tmp:
+        bigger = os.path.join(tmp, "l3x4.csv")
+        with open(old) as f, open(bigger, "w") as g:
+            g.write(f.read().replace("# cache_l3_bytes=33554432\n", "# cache_l3_bytes=134217728\n"))
+        moved = run("class", bigger).stdout.split("\n")[:-1]
+        check(len(moved) == len(got) and any(a == "DRAM" and b != "DRAM"
+                                             for a, b in zip(got, moved)),
+              "an L3 four times larger in the metadata moves rows out of DRAM")
+        bare = os.path.join(tmp, "bare.csv")
+        with open(bare, "w") as f:
+            f.write("kernel,threads\nmemset,1\n")
+        for args, text in ((["class"], "give one CSV"),
+                           (["class", os.path.join(tmp, "none.csv")], "No such file"),
+                           (["class", bare], "no ws_bytes column")):
+            r = run(*args)
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and text in lines[0] and not r.stdout,
+                  f"{args[1:]}: exit 2 and one line naming {text!r} ({r.returncode}, {lines})")
+    r = run("class", "--help")
+    check(r.returncode == 0 and "usage: storebench class CSV" in r.stdout, "class --help")
+
+
 exe, kernels_def, which = sys.argv[1], sys.argv[2], sys.argv[3]
-{"list": test_list, "info": test_info, "dispatch": test_dispatch}[which]()
+{"list": test_list, "info": test_info, "dispatch": test_dispatch, "class": test_class}[which]()
 sys.exit(check.finish(f"cli {which}"))

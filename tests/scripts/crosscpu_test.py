@@ -4,7 +4,7 @@
 # whose GB/s are scaled by known factors.
 # Python 3 standard library.  Why: a ratio between two CPUs must carry the spread of each side's
 # runs, and say where the two are not told apart (issue 42).
-"""usage: crosscpu_test.py REPO_ROOT
+"""usage: crosscpu_test.py REPO_ROOT STOREBENCH
 
 Constructed rows: a run's figure is the geometric mean over its sizes, its interval that of
 the rows' interval ends; pooled runs: the geometric mean of the runs, the envelope of their
@@ -16,7 +16,8 @@ an exact copy: every ratio 1.00 and marked ~; a copy without intervals: "(no int
 of two CPUs pooled: exit 2 with one line.  The answer: a class's winners are the kernels in
 every decided group, none where none decided; against an exact copy the same in every class,
 against a copy with memset alone in at L1d they differ there alone, a copy without winner sets
-has no answer; a CSV from before ws_class is named at the top of the report.
+has no answer; a CSV from before ws_class is classed by `storebench class` (or, without a
+binary, named at the top of the report as classless).
 """
 
 import os
@@ -27,7 +28,7 @@ import tempfile
 
 from testlib import Checker
 
-ROOT = os.path.abspath(sys.argv[1])
+ROOT, STOREBENCH = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from storebench import crosscpu, reader  # noqa: E402
 
@@ -184,13 +185,22 @@ def cli(tmp):
     ans = answer_rows(r.stdout)
     check(r.returncode == 0 and ans and all(v[1] == "—" and v[2] == "—" for v in ans.values()),
           f"a copy without winner sets: no answer on its side: {ans}")
-    # a CSV from before ws_class says so at the top, in its input's lines, not only at the end
+    # a CSV from before ws_class: classed by the binary's rule from its metadata, said at the
+    # top; without a binary to ask, "classes: none" there and one line on stderr
     old = os.path.join(ROOT, "results", "turin-vm", "20261203T034314Z.csv")
-    r = subprocess.run([COMPARE, old, RUN], capture_output=True, text=True)
+    r = subprocess.run([COMPARE, old, RUN], capture_output=True, text=True,
+                       env={**os.environ, "STOREBENCH_BIN": STOREBENCH})
+    top = r.stdout.split("## Settings that differ", 1)[0]
+    l1d = l1d_rows(r.stdout)
+    check(r.returncode == 0 and "`20261203T034314Z.csv` classed by `storebench class`" in top and
+          l1d.get("memset", "—") != "—" and not r.stderr,
+          f"an old CSV classed by storebench class, said at the top: {top[:900]!r}, L1d {l1d}")
+    r = subprocess.run([COMPARE, old, RUN], capture_output=True, text=True,
+                       env={**os.environ, "STOREBENCH_BIN": os.path.join(tmp, "none")})
     top = r.stdout.split("## Settings that differ", 1)[0]
     check(r.returncode == 0 and "**classes: none** in `20261203T034314Z.csv`" in top and
-          top.count("**classes: none**") == 1,
-          f"an old CSV without classes is named at the top: {top[-600:]!r}")
+          "left without classes" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+          f"no binary to ask: classes none, named at the top: {top[-400:]!r} {r.stderr!r}")
     other = os.path.join(tmp, "other.csv")
     with open(b1) as f, open(other, "w") as g:
         g.write(re.sub(r"^# cpu_brand=.*$", "# cpu_brand=Another CPU", f.read(), flags=re.M))
