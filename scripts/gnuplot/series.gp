@@ -5,7 +5,8 @@
 # The data is series.tsv in that folder: block i-1 (index) holds series i as x, y, y low, y high.
 # Set by the driver with -e (labels as single-quoted literals, never spliced into commands):
 #   n                      series count; per series i: t<i> title, c<i> rgb colour, d<i> dash type,
-#                          p<i> point type, w<i> line width, st<i> "points" or "linespoints"
+#                          p<i> point type, w<i> line width, st<i> "points" or "linespoints",
+#                          e<i> 1 when its error bars are drawn (with errbars)
 #   ncache, cx<i>, cl<i>   cache sizes: x = cx<i> labelled cl<i> on the top axis, a dotted line down
 #   ptitle, formats ("png svg"), errbars (0/1), keycols (legend columns, below the plot)
 set datafile separator "\t"
@@ -36,11 +37,17 @@ do for [i=1:n] {
 		' linecolor rgb c%d dashtype d%d pointtype p%d pointsize %s title t%d', \
 		i - 1, (st eq "points" ? "" : "smooth unique"), st, i, i, i, i, (st eq "points" ? "1.8" : "0.9"), i)
 }
-# error bars first, so the lines and points of every series stay on top of them
+# error bars first, so the lines and points of every series stay on top of them; only on the
+# series whose points all have them (e<i>)
 if (errbars) {
-	cmd = "for [i=1:n] 'series.tsv' index (i - 1) using 1:2:3:4 with yerrorbars" . \
-		' linecolor rgb value(sprintf("c%d", i)) pointtype value(sprintf("p%d", i))' . \
-		' pointsize 0.7 notitle, ' . cmd
+	bars = ""
+	do for [i=1:n] {
+		if (value(sprintf("e%d", i))) {
+			bars = bars . sprintf("'series.tsv' index %d using 1:2:3:4 with yerrorbars" . \
+				' linecolor rgb c%d pointtype p%d pointsize 0.7 notitle, ', i - 1, i, i)
+		}
+	}
+	cmd = bars . cmd
 }
 cmd = "plot " . cmd
 

@@ -81,10 +81,13 @@ class Renderer:
         series = [s for s in series if s.points]
         if not series:
             return False
-        # bars when every drawn point has them (the quality marks' rings have none of their own)
-        errbars = (self.errbars or intervals) and \
-            all(p[2] is not None for s in series for p in s.points)
+        # bars on each series whose every point has them (a run of one round has no interval;
+        # the quality marks' rings have none of their own)
+        barred = [(self.errbars or intervals) and all(p[2] is not None for p in s.points)
+                  for s in series]
+        errbars = any(barred)
         series += quality_marks(series)
+        barred += [False] * (len(series) - len(barred))
         gnuplot.write_blocks(os.path.join(self.stage, gnuplot.DATA),
                              [s.points for s in series])
         titles = [s.title for s in series]
@@ -98,6 +101,7 @@ class Renderer:
             defs.append("%s=%s" % (k, gnuplot.string(v) if isinstance(v, str) else repr(v)))
         for i, s in enumerate(series, 1):
             defs += ["t%d=%s" % (i, gnuplot.string(s.title)), "c%d='%s'" % (i, s.colour),
+                     "e%d=%d" % (i, barred[i - 1]),
                      "d%d=%d" % (i, s.dash), "p%d=%d" % (i, s.point), "w%d=%g" % (i, s.width),
                      "st%d='%s'" % (i, s.style)]
         for i, (x, label) in enumerate(markers, 1):

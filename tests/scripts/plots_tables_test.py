@@ -441,7 +441,31 @@ def overlay(src):
             if not any(m[1].startswith("L2") for m in shared) or named != {"A", "B"}:
                 fail("overlay %s: cache marks %s, want the shared ones once and each input's "
                      "own under its label" % (name, marks))
-    print("overlay: intervals on every GB/s point, none per tick; shared and own cache marks")
+    # bars go on each series whose every point has an interval, not on none because one lacks
+    # them (a run of one round beside one of many)
+    defs, stage = [], tempfile.mkdtemp(prefix="sb-bars-")
+
+    def fake_gnuplot(scripts, d, folder):
+        defs.extend(d)
+        open(os.path.join(folder, "out.png"), "w").close()
+    real, plots.gnuplot.run = plots.gnuplot.run, fake_gnuplot
+    try:
+        rows = [{"x": "1", "y": "2", "lo": "1.5", "hi": "2.5"}, {"x": "2", "y": "3", "lo": "",
+                                                               "hi": ""}]
+        with_ci = plots.Series("a", rows[:1], plots.col("x"), plots.col("y"), "#000000",
+                               plots.col("lo"), plots.col("hi"))
+        without = plots.Series("b", rows, plots.col("x"), plots.col("y"), "#ff0000",
+                               plots.col("lo"), plots.col("hi"))
+        plots.Renderer(stage, ["png"], False).render("bandwidth.gp", "bars", "t",
+                                                     [with_ci, without], intervals=True)
+    finally:
+        plots.gnuplot.run = real
+        shutil.rmtree(stage)
+    if not {"errbars=1", "e1=1", "e2=0"} <= set(defs):
+        fail("bars: a series with intervals beside one without: %s" % [
+            d for d in defs if d.startswith(("errbars", "e1", "e2"))])
+    print("overlay: intervals on every GB/s point, none per tick; shared and own cache marks; "
+          "bars per series")
     return 0
 
 
