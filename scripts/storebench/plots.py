@@ -526,6 +526,10 @@ def latency(run, rows, R, notes, args):
                      header(run), key_label(key), grows[0].get("victim_cpu", "?")), series)
 
 
+# The overlays' names of their inputs in titles and cache marks, in input order (as compare-cpus)
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 def overlay(runs, labels, R, notes, args):
     """Several CSVs (one per CPU) in one plot per kind; labels name the runs in the legend and
     their cache marks (one thread's shares); GB/s points carry their rows' 95 % intervals as bars.
@@ -554,12 +558,13 @@ def overlay(runs, labels, R, notes, args):
     kinds = [k for k in KINDS if any(r["kind"] == k for _, rows, _ in per_run for r in rows)]
     dates = sorted({run.date() for run in runs if run.date()})
     # each CPU's own cache sizes, one thread's share (its fewest threads'): a mark every input
-    # shares once, another named by the inputs it is theirs
+    # shares once, another named by the letters of the inputs it is theirs (A, B ... as the
+    # title lines name them: a label is too long for the top axis)
     owners = {}
     for i, (run, rows, counts) in enumerate(per_run):
         for mark in cache_markers(run, [r for r in rows if ival(r, "threads") == counts[0]],
                                   sizes[0], sizes[-1]):
-            owners.setdefault(mark, []).append(labels[i])
+            owners.setdefault(mark, []).append(LETTERS[i])
     marks = [(x, text if len(who) == len(per_run) else "%s: %s" % (", ".join(who), text))
              for (x, text), who in sorted(owners.items())]
     for kind in kinds:
@@ -583,9 +588,9 @@ def overlay(runs, labels, R, notes, args):
                                                     else "-per-" + args.normalise),
                  "per-CPU overlay, best %s kernel per CPU and thread count (dash: thread count)\n%s" % (
                      KIND_NAME.get(kind, kind), "\n".join(
-                         "%s, storebench %s" % (header(run, lab),
-                                                run.meta.get("storebench_version", "unknown"))
-                         for (run, _, _), lab in zip(per_run, labels))),
+                         "%s = %s, storebench %s" % (LETTERS[i], header(run, lab),
+                                                     run.meta.get("storebench_version", "unknown"))
+                         for i, ((run, _, _), lab) in enumerate(zip(per_run, labels)))),
                  series, marks, intervals=bool(ci),
                  xtics=binary_tics(sizes[0], sizes[-1]),
                  ylabel=ylabel + (", bars: 95 % interval over each run's rounds" if ci else ""),
