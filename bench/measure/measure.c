@@ -31,8 +31,8 @@
  * A later round's untimed batches before its repetitions (warm_up).  A point after another of
  * its group runs one; the first of a group's turn runs them until one is no more than
  * WARM_STEADY faster than the one before, at most WARM_MAX_NS: after other groups' points, two
- * threads storing 100 MiB each ran their first milliseconds slow, so the first of a turn of two
- * read 20-45 % below the second (the Turin guest, 2026-12-06, memset against memset_twin over 50
+ * threads storing 100 MiB each ran their first milliseconds slow, so the second of a turn of two
+ * read 20-45 % above the first (the Turin guest, 2026-12-06, memset against memset_twin over 50
  * rounds; 20 ms of batches first took that to 1-3 %, where in-cache points show no such ramp).
  */
 #define WARM_STEADY 0.02
