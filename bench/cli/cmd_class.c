@@ -96,7 +96,7 @@ static void metadata(const char *kv, struct csv_caches *c)
 }
 
 /* A thread's shares at a row: the run's used levels at its thread count, else reported sizes
- * over the row's threads in one instance. */
+ * over the row's threads in one instance (0: not in the CSV, taken as 1). */
 static struct level_shares shares_of(const struct csv_caches *c, unsigned threads,
 				     unsigned long long l2_threads, unsigned long long l3_threads)
 {
@@ -187,9 +187,8 @@ int cmd_class(int argc, char **argv)
 			}
 		}
 		if (status == 0) {
-			unsigned long long in2 = col[COL_L2_THREADS] < 0 ? 1 : v[COL_L2_THREADS];
-			unsigned long long in3 = col[COL_L3_THREADS] < 0 ? 1 : v[COL_L3_THREADS];
-			struct level_shares s = shares_of(&caches, (unsigned)v[COL_THREADS], in2, in3);
+			struct level_shares s = shares_of(&caches, (unsigned)v[COL_THREADS],
+							  v[COL_L2_THREADS], v[COL_L3_THREADS]);
 			enum level l = level_inside(v[COL_WS], &s);
 			bool known = v[COL_THREADS] == 1 || (col[COL_L2_THREADS] >= 0 &&
 							    col[COL_L3_THREADS] >= 0);

@@ -6,9 +6,11 @@
 # thread's share of a level for labels (the CSV's l2_threads/l3_threads columns say how).
 """size_class(run, row) -> the row's level (as the run's level_names spell it) or
 None (between two, or a CSV from before ws_class); names(runs) -> the levels in order;
-share(run, rows, level) -> a thread's bytes of one level; rule(run) -> the sentence for a note."""
+share(run, rows, level) -> a thread's bytes of one level; rule(run) -> the sentence for a note;
+class_rows(run, exe) -> a CSV from before ws_class classed by the binary (`storebench class`)."""
 
 import re
+import subprocess
 
 from storebench.rows import ival
 from storebench.units import fmt_bytes
@@ -33,7 +35,6 @@ def has_classes(run):
 def class_rows(run, exe):
     """Give a run from before the ws_class column its rows' classes by the binary EXE's level rule
     (`storebench class`, over the CSV's own metadata); None when done, else why not, one line."""
-    import subprocess  # only a CSV from before the column needs the binary
     try:
         r = subprocess.run([exe, "class", run.path], capture_output=True, text=True)
     except OSError as e:

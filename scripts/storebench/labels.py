@@ -1,9 +1,13 @@
 # storebench/labels.py — the name a run goes by in tables and legends.
 # Python 3 standard library.  Two hosts with one CPU model must not share a legend entry, and a
 # name must say which run it is: machine id and date by default, the user's --label otherwise.
-"""default_labels(runs) -> one distinct label per run."""
+"""default_labels(runs) -> one distinct label per run; LETTERS: the short names of several
+inputs side by side (compare-cpus' tables, the overlays' titles and cache marks)."""
 
 import os
+
+# The short name of the i-th input where several stand side by side: A, B, ...
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def default_labels(runs):

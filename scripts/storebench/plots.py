@@ -10,6 +10,7 @@ import os
 import textwrap
 
 from storebench import classes, gnuplot, quality, victims
+from storebench.labels import LETTERS
 from storebench.rows import by_kernel, curve, has_victim, ival, num
 from storebench.units import fmt_bytes, geomean
 
@@ -524,10 +525,6 @@ def latency(run, rows, R, notes, args):
                  "the writers (each --victim-delay a point), per store strategy\n%s, chase on "
                  "CPU %s" % (
                      header(run), key_label(key), grows[0].get("victim_cpu", "?")), series)
-
-
-# The overlays' names of their inputs in titles and cache marks, in input order (as compare-cpus)
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def overlay(runs, labels, R, notes, args):
