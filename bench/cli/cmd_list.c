@@ -15,6 +15,7 @@
 #include "machine.h"
 #include "options.h"
 #include "run_metadata.h"
+#include "size_dist.h"
 
 static void print_tsv(const struct cpu_info *cpu)
 {
@@ -151,11 +152,46 @@ static void print_options(bool tsv)
 	}
 }
 
+/*
+ * The bundled size distributions: name, the sizes' quantiles and mean, and where each comes
+ * from (--tsv: one header line, the same columns).  1 when one does not parse (a build fault).
+ */
+static int print_distributions(bool tsv)
+{
+	static const double q[] = { 0.5, 0.9, 0.99 };
+
+	if (tsv)
+		puts("name	p50_bytes	p90_bytes	p99_bytes	max_bytes	mean_bytes	source");
+	else if (!bundled_dist_count)
+		puts("no bundled size distribution (bench/distributions/ had none at build time)");
+	else
+		printf("%-12s %8s %8s %8s %10s %10s  %s\n", "name", "p50", "p90", "p99", "max",
+		       "mean", "source");
+	for (size_t i = 0; i < bundled_dist_count; i++) {
+		struct size_dist d;
+		char err[256];
+		unsigned long long v[3];
+
+		if (!size_dist_load(bundled_dists[i].name, &d, err, sizeof err)) {
+			fprintf(stderr, "storebench list: %s\n", err);
+			return 1;
+		}
+		for (size_t k = 0; k < 3; k++)
+			v[k] = (unsigned long long)size_dist_quantile(&d, q[k]);
+		printf(tsv ? "%s\t%llu\t%llu\t%llu\t%llu\t%.1f\t%s\n" :
+			     "%-12s %8llu %8llu %8llu %10llu %10.1f  %s\n",
+		       d.name, v[0], v[1], v[2], (unsigned long long)d.size[d.n - 1],
+		       size_dist_mean(&d), d.source);
+		size_dist_free(&d);
+	}
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct machine m = { 0 };
 	const struct cpu_info *cpu = &m.cpu;
-	int tsv = 0, loads = 0, presets = 0, options = 0, rc;
+	int tsv = 0, loads = 0, presets = 0, options = 0, dists = 0, rc;
 
 	for (int i = 1; i < argc; i++) {
 		int r = machine_option("storebench list", argc, argv, &i, &m);
@@ -172,8 +208,11 @@ int cmd_list(int argc, char **argv)
 			presets = 1;
 		} else if (!strcmp(argv[i], "--options")) {
 			options = 1;
+		} else if (!strcmp(argv[i], "--distributions")) {
+			dists = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: storebench list [--loads | --presets | --options] [--tsv]\n"
+			puts("usage: storebench list [--loads | --presets | --options | "
+			     "--distributions] [--tsv]\n"
 			     "                       [--topology FILE.xml] [--cpuid FILE]\n"
 			     "Lists every store kernel: kind, bytes per store, unroll, bytes per loop\n"
 			     "iteration (granule), required ISA, and whether this CPU can run it (and why\n"
@@ -186,6 +225,9 @@ int cmd_list(int argc, char **argv)
 			     "--options: every option of `storebench run`: its value's name, its\n"
 			     "default (empty: derived from other options), the metadata key that records\n"
 			     "it as a setting (settings_keys, default_<key>), and each preset's value.\n"
+			     "--distributions: the bundled size distributions (what `storebench capture`\n"
+			     "writes, built in): the median, 90th and 99th percentile, largest and mean\n"
+			     "size of a call, and where each comes from.\n"
 			     "--cpuid FILE: availability on a replayed CPU (a raw CPUID dump, libcpuid's\n"
 			     "format; the OS is taken to save every vector state the CPU has).\n"
 			     "--topology FILE.xml: a replayed machine's hwloc XML topology (with --cpuid\n"
@@ -196,9 +238,14 @@ int cmd_list(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (loads + presets + options > 1) {
-		fputs("storebench list: --loads, --presets and --options: want one of them\n", stderr);
+	if (loads + presets + options + dists > 1) {
+		fputs("storebench list: --loads, --presets, --options and --distributions: want one "
+		      "of them\n", stderr);
 		return 2;
+	}
+	if (dists) {
+		rc = print_distributions(tsv);
+		return fflush(stdout) || rc ? 1 : 0;
 	}
 	if (presets || options) {
 		if (presets)

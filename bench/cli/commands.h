@@ -11,5 +11,6 @@ int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_class(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 
 #endif

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
 		{ "run", cmd_run }, { "list", cmd_list }, { "info", cmd_info }, { "load", cmd_load },
-		{ "class", cmd_class },
+		{ "class", cmd_class }, { "capture", cmd_capture },
 	};
 
 	if (argc < 2)

@@ -60,6 +60,13 @@ def installed(prefix, work):
     check(os.path.isdir(gp) and any(f.endswith(".gp") for f in os.listdir(gp)),
           "gnuplot files installed under share/storebench/scripts/gnuplot")
 
+    # storebench capture finds its preloaded library in lib/storebench beside bin/, and the
+    # command it runs gets it (python3 calls memset through the dynamic linker at startup)
+    out = os.path.join(work, "py.dist")
+    r = run("storebench", "capture", "-o", out, "--", "/usr/bin/python3", "-c", "pass")
+    check(r.returncode == 0 and os.path.isfile(os.path.join(
+        prefix, "lib", "storebench", "libstorebench-capture.so")) and os.path.isfile(out),
+        f"storebench capture from the prefix: exit {r.returncode} {r.stderr[-300:]}")
     r = run("storebench", "--version")
     check(r.returncode == 0 and r.stdout.startswith("storebench "), f"--version: {r.stderr}")
     r = run("storebench", "list")
