@@ -2,10 +2,10 @@
  * memset_capture.c — libstorebench-capture.so, preloaded by `storebench capture`: counts the
  * size of every memset call a program makes through the dynamic linker (memset, the
  * __memset_chk of _FORTIFY_SOURCE builds, bzero), then calls the real one, so the program does
- * what it did.  Each process writes its counts at exit, and on
- * SIGINT and SIGTERM before the program's own handling of them, to $STOREBENCH_CAPTURE.<pid>
- * in size_dist.h's pairs format; `storebench capture` adds up the files of a command's
- * processes.
+ * what it did.  Each program (a process, or what an exec made of it) writes its counts at
+ * exit, before an exec and on SIGINT and SIGTERM before the program's own handling of them, to
+ * $STOREBENCH_CAPTURE.<pid>.<its start in ns> in size_dist.h's pairs format; `storebench
+ * capture` adds up the files of a command's programs.
  * Plain C, async-signal-safe where it writes.  Counting takes one atomic add (sizes below
  * SMALL_SIZES) or a lock-free table probe (larger ones), so threads never wait on each other
  * and a handler that calls memset cannot deadlock.  glibc's calls from inside glibc (calloc,
@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Sizes counted one by one in a flat array: every call of fewer bytes costs one atomic add. */
@@ -46,6 +47,8 @@ static memset_chk_fn real_memset_chk;
 static bzero_fn real_bzero;
 static struct sigaction previous[2]; /* SIGINT's and SIGTERM's before ours */
 static atomic_flag written = ATOMIC_FLAG_INIT;
+static uint64_t image; /* this program image's start, in ns: an exec keeps the pid, so the file
+			* of the image before it and this one's differ by this */
 
 static void count(size_t n)
 {
@@ -159,6 +162,17 @@ static void write_counts(void)
 	for (size_t i = 0; dp + i < pid + sizeof pid; i++)
 		path[plen + 1 + i] = dp[i];
 	path[plen + 1 + (size_t)(pid + sizeof pid - dp)] = '\0';
+	if (plen + 1 + (size_t)(pid + sizeof pid - dp) + 22 > sizeof path)
+		return;
+	{
+		char stamp[20], *ds = digits(image, stamp + sizeof stamp);
+		size_t at = strlen(path);
+
+		path[at++] = '.';
+		while (ds < stamp + sizeof stamp)
+			path[at++] = *ds++;
+		path[at] = '\0';
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
@@ -231,10 +245,61 @@ static void forget_counts(void)
 	atomic_flag_clear(&written);
 }
 
+/*
+ * An exec replaces the program without running its exit handlers: the counts so far are
+ * written first, and counting goes on (into a rewritten file) if the exec fails.  The exec
+ * functions programs call; glibc's own (execl*, system, posix_spawn) either fork first or reach
+ * execve inside glibc, where the image's counts are the child's own.
+ */
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+
+static void before_exec(void)
+{
+	write_counts();
+	atomic_flag_clear(&written);
+}
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	before_exec();
+	return ((execve_fn)dlsym(RTLD_NEXT, "execve"))(path, argv, envp);
+}
+
+int execv(const char *path, char *const argv[])
+{
+	before_exec();
+	return ((execv_fn)dlsym(RTLD_NEXT, "execv"))(path, argv);
+}
+
+int execvp(const char *file, char *const argv[])
+{
+	before_exec();
+	return ((execv_fn)dlsym(RTLD_NEXT, "execvp"))(file, argv);
+}
+
+int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	before_exec();
+	return ((execvpe_fn)dlsym(RTLD_NEXT, "execvpe"))(file, argv, envp);
+}
+
+int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	before_exec();
+	return ((fexecve_fn)dlsym(RTLD_NEXT, "fexecve"))(fd, argv, envp);
+}
+
 __attribute__((constructor)) static void capture_start(void)
 {
 	struct sigaction sa;
 	const int sigs[2] = { SIGINT, SIGTERM };
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	image = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 
 	real_memset_chk = (memset_chk_fn)dlsym(RTLD_NEXT, "__memset_chk");
 	real_bzero = (bzero_fn)dlsym(RTLD_NEXT, "bzero");

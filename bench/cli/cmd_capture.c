@@ -32,9 +32,9 @@ static const char usage[] =
 	"header saying what ran (default: <command>-memset.dist here; an existing file is never\n"
 	"overwritten).  The program runs as it would: the real memset does every call.  Not\n"
 	"counted: glibc's own calls from inside glibc, memsets the compiler inlined, static and\n"
-	"setuid programs (the dynamic linker preloads nothing there).  Each process writes its\n"
-	"counts at exit and on SIGINT or SIGTERM; a process killed otherwise (SIGKILL) leaves\n"
-	"none.  A Ctrl-C stops the command, not the capture.  `storebench list --distributions`\n"
+	"setuid programs (the dynamic linker preloads nothing there).  Each program writes its\n"
+	"counts at exit, before an exec and on SIGINT or SIGTERM; one killed otherwise (SIGKILL)\n"
+	"or ended by _exit leaves none.  A Ctrl-C stops the command, not the capture.  `storebench list --distributions`\n"
 	"describes the bundled distributions the same way.\n"
 	"Exit status: the command's (128 + N when signal N ended it), 2 when nothing could be\n"
 	"captured or written.\n";
@@ -117,8 +117,8 @@ static int by_size(const void *a, const void *b)
 	return (x->size > y->size) - (x->size < y->size);
 }
 
-/* Every "SIZE COUNT" line of the files prefix.<pid> in dir, added up per size, into *out
- * (sorted); how many processes wrote one into *procs.  false when out of memory. */
+/* Every "SIZE COUNT" line of the files prefix.<pid>.<start> in dir, added up per size, into
+ * *out (sorted); how many programs wrote one into *procs.  false when out of memory. */
 static bool gather(const char *dir, struct tally **out, size_t *n, unsigned *procs)
 {
 	DIR *d = opendir(dir);
@@ -209,9 +209,9 @@ static bool write_capture(const char *path, char **argv, const struct tally *t, 
 	fprintf(f, "# storebench size distribution: the memset calls of `");
 	for (char **a = argv; *a; a++)
 		fprintf(f, "%s%s", a == argv ? "" : " ", *a);
-	fprintf(f, "` through the dynamic linker\n# captured %s by storebench %s: %u process%s, "
+	fprintf(f, "` through the dynamic linker\n# captured %s by storebench %s: %u program%s, "
 		"%llu calls, %zu sizes; the command's wait status %d\n# SIZE COUNT\n", when,
-		STOREBENCH_VERSION, procs, procs == 1 ? "" : "es", (unsigned long long)calls, n,
+		STOREBENCH_VERSION, procs, procs == 1 ? "" : "s", (unsigned long long)calls, n,
 		status);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%llu %llu\n", (unsigned long long)t[i].size,
@@ -304,16 +304,16 @@ int cmd_capture(int argc, char **argv)
 		return 127; /* it never ran: the child said why */
 	if (ok && !calls) {
 		fprintf(stderr, "storebench capture: %s made no memset call through the dynamic "
-			"linker (%u process%s wrote counts: a static or setuid program preloads "
-			"nothing)\n", argv[0], procs, procs == 1 ? "" : "es");
+			"linker (%u program%s wrote counts: a static or setuid program preloads "
+			"nothing)\n", argv[0], procs, procs == 1 ? "" : "s");
 		ok = false;
 	}
 	ok = ok && write_capture(path, argv, t, n, procs, calls, status);
 	free(t);
 	if (!ok)
 		return 2;
-	fprintf(stderr, "storebench capture: %llu calls of %zu sizes from %u process%s: %s\n",
-		(unsigned long long)calls, n, procs, procs == 1 ? "" : "es", path);
+	fprintf(stderr, "storebench capture: %llu calls of %zu sizes from %u program%s: %s\n",
+		(unsigned long long)calls, n, procs, procs == 1 ? "" : "s", path);
 	describe(path);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# capture_test.py — `storebench capture`: exact counts from a multithreaded program and its
-# forked child, a program killed by SIGTERM or stopped by Ctrl-C, and its errors; the bundled
+# capture_test.py — `storebench capture`: exact counts from a multithreaded program, its
+# forked child and the program it execs, a program killed by SIGTERM or stopped by Ctrl-C, and its errors; the bundled
 # distributions as `storebench list --distributions` describes them.
 # Python 3 standard library.
 # Why: a capture is what a user's own answer rests on: it must count every call of every
@@ -56,8 +56,16 @@ def counted(tmp):
           f"8 threads x 5000 calls and a forked child: every call counted "
           f"({r.returncode}, {r.stderr[-300:]}; {[(s, got.get(s), n) for s, n in want.items()]})")
     check(any("memset_calls 8 5000" in c for c in comments) and
-          re.search(r"\d+ processes", "".join(comments)),
-          f"the header names the command and its processes: {comments}")
+          re.search(r"\d+ programs", "".join(comments)),
+          f"the header names the command and its programs: {comments}")
+    # an exec keeps the process but runs no exit handler: the image before it is counted too
+    out = os.path.join(tmp, "exec.dist")
+    r = capture(tmp, "-o", out, "--", HELPER, "2", "100", "exec")
+    got = counts(out)[0] if os.path.isfile(out) else {}
+    want = {100: 100 + 2, 200: 100, 100000: 2 + 1, 7: 5 + 5}
+    check(r.returncode == 0 and all(got.get(s) == n for s, n in want.items()),
+          f"a program that execs itself: both images counted ({r.returncode}, {r.stderr[-200:]};"
+          f" {[(s, got.get(s), n) for s, n in want.items()]})")
     check(re.search(r"sizes p50 \d+, p90 \d+, p99 \d+, max 100000 bytes", r.stderr),
           f"the quantiles said: {r.stderr[-300:]}")
     # the capture replays: storebench list reads files the run reads
