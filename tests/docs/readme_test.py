@@ -309,7 +309,7 @@ def calibration_figures():
     for ln in lines:
         m = re.fullmatch(r"\| (\*\*)?(\d+) %(?:\*\*)? \| (\d+) of 1000 \| ([0-9.]+ %) \| \d+ \| "
                          r"(\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", ln)
-        if m and m.group(2) in ("10", "13", "15", "17", "20"):
+        if m and m.group(2) in ("10", "12", "13", "15", "17", "20"):
             head = "**%s %%** (vm)" % m.group(2) if m.group(1) else "%s %%" % m.group(2)
             out.append("| %s | %s |" % (head, " | ".join(m.groups()[2:])))
     text = "\n".join(lines)
@@ -317,8 +317,8 @@ def calibration_figures():
     injected = re.findall(r"\| one kernel \d+ % slower \| \d+ \| (\d+) \|", text)[0]
     aa = re.search(r"^\| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+ %) \| (\d+) \| 0 \|$", text,
                    re.M)
-    out.append("The whole gate over every one of the %s ordered pairs of recorded nights: %s "
-               "quiet, %s false alarms (upper 95 %% %s), %s machine-wide changes" % aa.groups())
+    out.append("The whole gate over the %s pairs of a night and the one before it: %s quiet, "
+               "%s false alarms (upper 95 %% %s), %s machine-wide changes" % aa.groups())
     out.append("Over %s pairs with the changes injected: the 20 %% slowdown caught in %s, 30 %% "
                "in %s, every point 20 %% slower one event in %s and 40 %% in %s." % (
                    injected, pairs["20 % slower"], pairs["30 % slower"],

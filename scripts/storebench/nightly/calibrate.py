@@ -17,9 +17,10 @@ kernel slowed by P % (all its points), and with every point slowed (a host-wide 
 event when the gate's machine_shift reports it and no kernel moved apart from it).  A thousand
 such nights take seconds; the table compares kernel thresholds (THRESHOLDS) on them.
 
-The whole gate over recorded pairs (_replay_pairs).  Ordered pairs of two different recorded
-nights of one shape, the second judged against the first by gate.judge_night (compare.py
-included), the code scripts/nightly runs before it re-measures what looks regressed; an alarm
+The whole gate over recorded pairs (_replay_pairs).  Each recorded night judged against the
+night recorded before it (of the same shape), with the nights before that as its history, as a
+real night is, by gate.judge_night (compare.py included), the code scripts/nightly runs before
+it re-measures what looks regressed; an alarm
 is a point left a regression there (the re-measurement, which a replay cannot make, could only
 clear some of them).  The same pairs then carry an injected change, made exactly on the
 recorded numbers: one kernel slowed by P % (its samples, its GB/s columns and its paired ratio
@@ -51,6 +52,7 @@ NIGHTS = 1000                # synthetic A/A nights the kernel rule judges
 PAIRS = 10                   # pairs of recorded nights replayed with the injected changes
 BLOCK = 3                    # consecutive rounds a synthetic night draws together
 THRESHOLDS = (0.10, 0.12, 0.13, 0.15, 0.17, 0.20)  # kernel thresholds the table compares
+OUTLIER_ZS = (None, 2.5, 3.0, 3.5, 4.0, 5.0)      # kernel outlier cuts it compares (None: off)
 # P % slower is P % more time, GB/s / (1 + P/100), as storebench's --inject-slowdown makes it
 # (a 20 % slowdown reads 0.833 of the GB/s).
 
@@ -224,8 +226,9 @@ def kernel_figures(nights, limits, count, seed):
     """Draw count synthetic A/A nights (each from a recorded night, against references drawn
     from gate.KERNEL_REFERENCE_NIGHTS other recorded nights, all resampled) and judge each
     with the gate's kernel rule (gate.kernel_moves), as is and changed.  Returns
-    dict(aa: the least kernel move of each night, slow: {pct: the slowed kernel's move},
-    shift: {pct: [(machine-wide change reported, least kernel move)]})."""
+    dict(aa: each night's kernel moves, slow: {pct: the slowed kernel's move}, shift: {pct:
+    [(machine-wide change reported, the night's kernel moves)]}); a move is (ratio, z) as
+    gate.kernel_moves gives them."""
     rng = random.Random(seed)
     rounds = [_rounds(n) for n in nights]
     good = [gate.good_by_point(n.csv) for n in nights]
@@ -238,23 +241,34 @@ def kernel_figures(nights, limits, count, seed):
         tonight = synthetic(rounds[i], good[i], rng)
         refs = [synthetic(rounds[j], good[j], rng) for j in others]
         moves = gate.kernel_moves(tonight, refs, kinds)
-        out["aa"].append(min(m["ratio"] for m in moves.values()))
+        out["aa"].append(_pairs(moves))
         for pct in SLOWDOWNS:
             k = rng.choice(sorted(moves))
-            out["slow"][pct].append(
-                gate.kernel_moves(_scaled(tonight, k, pct), refs, kinds)[k]["ratio"])
+            m = gate.kernel_moves(_scaled(tonight, k, pct), refs, kinds)[k]
+            out["slow"][pct].append((m["ratio"], m["z"]))
         for pct in SHIFTS:
             changed = _scaled(tonight, "*", pct)
-            least = min(m["ratio"] for m in gate.kernel_moves(changed, refs, kinds).values())
-            out["shift"][pct].append((bool(_shift_of(changed, refs, limits)), least))
+            out["shift"][pct].append((bool(_shift_of(changed, refs, limits)),
+                                      _pairs(gate.kernel_moves(changed, refs, kinds))))
     return out
 
 
-def _rates(fig, t):
-    """(false alarms, caught per slowdown, one-event shifts) at kernel threshold t."""
-    fa = sum(r < 1 - t for r in fig["aa"])
-    caught = {p: sum(r < 1 - t for r in v) for p, v in fig["slow"].items()}
-    events = {p: sum(ev and least >= 1 - t for ev, least in v) for p, v in fig["shift"].items()}
+def _pairs(moves):
+    """A night's kernel_moves as (ratio, z) pairs, its kernels' names dropped."""
+    return [(m["ratio"], m["z"]) for m in moves.values()]
+
+
+def _rates(fig, t, z):
+    """(false alarms, caught per slowdown, one-event shifts) at kernel threshold t and outlier
+    cut z (None: the threshold alone), as gate.kernel_apart judges."""
+    lim = dict(kernel_threshold=t, kernel_outlier_z=z)
+
+    def apart(r, zz):
+        return gate.kernel_apart(dict(ratio=r, z=None if z is None else zz), lim)
+    fa = sum(any(apart(*m) for m in night) for night in fig["aa"])
+    caught = {p: sum(apart(*m) for m in v) for p, v in fig["slow"].items()}
+    events = {p: sum(ev and not any(apart(*m) for m in ms) for ev, ms in v)
+              for p, v in fig["shift"].items()}
     return fa, caught, events
 
 
@@ -262,9 +276,10 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
               seed=1, log=None, command=""):
     """The gate's figures from the loaded nights (load); return the one line.  table_path gets
     the full table (Markdown), headed by when and by what command (command) it was made: the
-    kernel rule over synthetic_nights drawn nights at limits' kernel_threshold and at the
-    others of THRESHOLDS, then every ordered pair of recorded nights replayed through the whole
-    gate (gate.judge_night), max_pairs of them (0: all) also with the injected changes."""
+    kernel rule over synthetic_nights drawn nights at limits' kernel_threshold and
+    kernel_outlier_z and at the others of THRESHOLDS and OUTLIER_ZS, then each recorded night
+    replayed through the whole gate (gate.judge_night) against the one recorded before it,
+    max_pairs of those pairs (0: all) also with the injected changes."""
     if synthetic_nights < 1:
         raise CalibrationError("a calibration needs one synthetic night or more "
                                "(--calibration-nights)")
@@ -277,46 +292,56 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     n = synthetic_nights
-    t = limits["kernel_threshold"]
-    fa, caught, events = _rates(fig, t)
+    t, z = limits["kernel_threshold"], limits["kernel_outlier_z"]
+    fa, caught, events = _rates(fig, t, z)
     line = ("false alarms %d of %d nights (upper 95 %% %.1f %%); caught %d of %d injected 20 %% "
             "single-kernel slowdowns" % (fa, n, 100 * upper_bound(fa, n), caught[20], n))
+    head = (" | false alarms | upper 95 % | " +
+            " | ".join("caught %d %%" % p for p in SLOWDOWNS) + " | " +
+            " | ".join("shift %d %%: one event" % p for p in SHIFTS) + " |\n" +
+            "|---" * (3 + len(SLOWDOWNS) + len(SHIFTS)) + "|\n")
+
+    def row(label, bold, a, c, e):
+        mark = "**" if bold else ""
+        return "| %s%s%s | %d of %d | %.1f %% | %s | %s |\n" % (
+            mark, label, mark, a, n, 100 * upper_bound(a, n),
+            " | ".join("%d" % c[p] for p in SLOWDOWNS), " | ".join("%d" % e[p] for p in SHIFTS))
     with open(table_path, "w") as f:
         f.write("# Gate calibration\n\n%s\n\nMade %s by `%s`.\n\n" % (
             line, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), command))
         f.write("%d recorded nights (%s to %s).  A night can fail only where the kernel rule "
-                "(gate.kernel_moves) puts a whole kernel %.0f %% or more apart from the kernels "
-                "beside it, so its false alarms bound the gate's.  %d synthetic A/A nights "
-                "(seed %d): a recorded night's rounds resampled in blocks of %d, against "
-                "references drawn from %d other recorded nights, resampled too.  The nights "
-                "are drawn from %d recorded ones: they carry those nights' states, no others, "
-                "and the bound is for nights like them.\n\n" % (
-                    len(nights), nights[0].label, nights[-1].label, 100 * t, n, seed, BLOCK,
+                "(gate.kernel_moves, gate.kernel_apart) puts a whole kernel %.0f %% or more "
+                "apart from the kernels beside it and %.1f robust deviations below the "
+                "night's kernels, so its false alarms bound the gate's.  %d synthetic A/A "
+                "nights (seed %d): a recorded night's rounds resampled in blocks of %d, "
+                "against references drawn from %d other recorded nights, resampled too.  The "
+                "nights are drawn from %d recorded ones: they carry those nights' states, no "
+                "others, and the bound is for nights like them.\n\n" % (
+                    len(nights), nights[0].label, nights[-1].label, 100 * t, z, n, seed, BLOCK,
                     min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1), len(nights)))
-        f.write("| kernel threshold | false alarms | upper 95 % | " +
-                " | ".join("caught %d %%" % p for p in SLOWDOWNS) + " | " +
-                " | ".join("shift %d %%: one event" % p for p in SHIFTS) + " |\n" +
-                "|---" * (3 + len(SLOWDOWNS) + len(SHIFTS)) + "|\n")
+        f.write("At the outlier cut in force (%.1f):\n\n| kernel threshold%s" % (z, head))
         for th in sorted(set(THRESHOLDS) | {t}):
-            a, c, e = _rates(fig, th)
-            mark = "**" if th == t else ""
-            f.write("| %s%.0f %%%s | %d of %d | %.1f %% | %s | %s |\n" % (
-                mark, 100 * th, mark, a, n, 100 * upper_bound(a, n),
-                " | ".join("%d" % c[p] for p in SLOWDOWNS),
-                " | ".join("%d" % e[p] for p in SHIFTS)))
-        f.write("\nThe bold row is the threshold in force (--kernel-threshold, else the "
-                "profile's).  A slowdown is caught when the slowed kernel's move is below the "
-                "threshold; a shift (every point slower) is one event when the gate reports "
-                "a machine-wide change and no kernel moved apart from it.\n\n")
+            f.write(row("%.0f %%" % (100 * th), th == t, *_rates(fig, th, z)))
+        f.write("\nAt the kernel threshold in force (%.0f %%):\n\n| outlier cut%s" % (
+            100 * t, head))
+        for cut in sorted(set(OUTLIER_ZS) | {z}, key=lambda c: -1 if c is None else c):
+            f.write(row("off" if cut is None else "%.1f" % cut, cut == z, *_rates(fig, t, cut)))
+        f.write("\nThe bold rows are the limits in force (--kernel-threshold and "
+                "--kernel-outlier-z, else the profile's).  A slowdown is caught when the slowed "
+                "kernel fails by the rule; a shift (every point slower) is one event when the "
+                "gate reports a machine-wide change and no kernel fails by the rule.\n\n")
         f.write(replayed)
     return line
 
 
 def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
-    """Ordered pairs of recorded nights through the whole gate, every pair as is and max_pairs
-    of them (0: all) with the injected changes; the table's second part."""
+    """Each recorded night through the whole gate against the night recorded before it (one
+    of the same shape), every pair as is and max_pairs of them (0: all) with the injected
+    changes; the table's second part.  A real night is judged against the night before it
+    with the nights before that as its history: a pair in the other order, or nights far
+    apart, would judge a night by nights it never had behind it."""
     rng = random.Random(seed)
-    pairs = [(b, n) for b in nights for n in nights if b is not n and b.shape == n.shape]
+    pairs = [(b, n) for b, n in zip(nights, nights[1:]) if b.shape == n.shape]
     if not pairs:
         raise CalibrationError("no two recorded nights have the same shape (the same points)")
     changed = set(range(len(pairs)))
@@ -354,12 +379,12 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
             events[pct][1] += 1
             events[pct][0] += bool(r.get("machine_shift")) and not regressed_kernels(r)
     n = len(pairs)
-    out = ["## The whole gate over recorded pairs\n\nEvery ordered pair of recorded nights "
-           "of one shape (%d), the second night judged against the first by gate.judge_night, "
-           "compare.py included, as scripts/nightly does before it re-measures: an alarm is a "
-           "point left a regression there (the re-measurement, which a replay cannot make, "
-           "could only clear some).  The pairs share nights, so they are not independent, and "
-           "the bound below is as if they were.  %d of them (seed %d) then carry the injected "
+    out = ["## The whole gate over recorded pairs\n\nEach recorded night against the one "
+           "recorded before it (%d pairs of one shape), with the nights before that as its "
+           "history, judged by gate.judge_night, compare.py included, as scripts/nightly does "
+           "before it re-measures: an alarm is a point left a regression there (the "
+           "re-measurement, which a replay cannot make, could only clear some).  The pairs "
+           "share nights, so they are not independent, and the bound below is as if they were.  %d of them (seed %d) then carry the injected "
            "changes.\n\n" % (n, len(changed), seed),
            "| A/A pairs | quiet | false alarm | upper 95 %% | machine-wide change | too noisy "
            "|\n|---|---|---|---|---|---|\n| %d | %d | %d | %.1f %% | %d | %d |\n\n" % (

@@ -146,13 +146,14 @@ def write(path, res, csv_path, plots, trend):
           "rounds: compare.py U-test p < %g **and** median GB/s more than that below the "
           "baseline), of good quality in both runs (cv ≤ %g%%, CPU share ≥ %g; limits from "
           "%s), below its last nights, its whole kernel more than %g%% apart from the kernels "
-          "beside it (the median over its points, against its last %d good nights), **and** "
+          "beside it (the median over its points, against its last %d good nights) and more "
+          "than %g robust deviations below tonight's kernels, **and** "
           "confirmed by a re-measurement beside memset or "
           "a stable neighbour; more than %g%% of this run's points flagged gate nothing (%s); a "
           "point flagged in either run is 'noisy' in the tables, not gated"
           % (res["profile"], 100 * lim["threshold"], lim["alpha"], 100 * lim["cv_max"],
              lim["cpu_share_min"], lim["source"], 100 * lim["kernel_threshold"],
-             gate.KERNEL_REFERENCE_NIGHTS, res["noisy_max"],
+             gate.KERNEL_REFERENCE_NIGHTS, lim["kernel_outlier_z"], res["noisy_max"],
              "here %d of %d" % tuple(res["run_noisy"]) if res.get("run_noisy") else "not counted"),
           "- re-measurement: %s" % (res.get("confirm") or "nothing looked regressed"),
           "- ratio = median GB/s of this run / median GB/s of the baseline (< 1 is slower); "
@@ -182,11 +183,14 @@ def write(path, res, csv_path, plots, trend):
     if kernels:
         # the kernel rule's figures: how far each kernel stood apart from its groups tonight
         L += ["## Kernels farthest from the kernels beside them (%d judged; a kernel fails "
-              "below %.3f)" % (len(kernels), 1 - lim["kernel_threshold"]), "",
-              "| kernel | move against the kernels beside it | points |", "|---|---|---|"]
-        L += ["| %s | %.3f | %d |" % (k, m["ratio"], m["points"]) for k, m in
-              sorted(kernels.items(), key=lambda km: abs(math.log(km[1]["ratio"])),
-                     reverse=True)[:5]]
+              "below %.3f and more than %.1f robust deviations below tonight's kernels)" % (
+                  len(kernels), 1 - lim["kernel_threshold"], lim["kernel_outlier_z"]), "",
+              "| kernel | move against the kernels beside it | robust deviations from tonight's "
+              "kernels | points |", "|---|---|---|---|"]
+        L += ["| %s | %.3f | %s | %d |" % (
+            k, m["ratio"], "—" if m.get("z") is None else "%+.1f" % m["z"], m["points"])
+            for k, m in sorted(kernels.items(), key=lambda km: abs(math.log(km[1]["ratio"])),
+                               reverse=True)[:5]]
         L.append("")
     if "changes" in res:
         # over the machine's last nights and tonight (storebench/nightly/changes.py)
