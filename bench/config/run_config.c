@@ -549,7 +549,8 @@ static int parse_axes(const struct run_config *o, const struct cpu_info *cpu,
 	if (!scaled_words(o->topo, cpu, &o->placement, a->threads, o->levels, &a->ts, a->words,
 			  &a->levels, err, sizeof err))
 		return fail("--threads '%s': %s", o->threads_spec, err);
-	if (!parse_sizes("--call", o->call_spec, a, &a->call))
+	if ((o->call_sizes_spec[0] || !o->ndists) &&
+	    !parse_sizes("--call", o->call_sizes_spec, a, &a->call))
 		return 2;
 	rc = parse_ws(o->ws_spec, a);
 	if (rc)
@@ -578,11 +579,66 @@ static void axes_free(struct scaled_axes *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* The seed of every distribution's draws: the same calls in every run, whatever --seed says,
+ * so two runs of one command measure the same sizes at the same offsets. */
+#define DIST_SEED 0xd157d157ull
+
+/*
+ * --call's dist:NAME and dist:FILE elements loaded (size_dist.h) and drawn DIST_CALLS times
+ * each, in the order given; the rest of the list into o->call_sizes_spec for the size grammar.
+ */
+static int split_dists(struct run_config *o)
+{
+	const char *item = o->call_spec;
+	size_t len = strlen(o->call_spec), used = 0;
+
+	o->call_sizes_spec = calloc(len + 1, 1);
+	o->dists = calloc(len / 5 + 1, sizeof *o->dists);
+	o->dist_draws = calloc(len / 5 + 1, sizeof *o->dist_draws);
+	if (!o->call_sizes_spec || !o->dists || !o->dist_draws)
+		return fail("--call: out of memory");
+	for (;;) {
+		size_t n = strcspn(item, ",");
+		char name[4096], err[512];
+
+		if (n > 5 && !strncmp(item, "dist:", 5) && n - 5 < sizeof name) {
+			struct size_dist *d = &o->dists[o->ndists];
+
+			memcpy(name, item + 5, n - 5);
+			name[n - 5] = '\0';
+			if (!size_dist_load(name, d, err, sizeof err))
+				return fail("--call 'dist:%s': %s", name, err);
+			o->dist_draws[o->ndists] = malloc(DIST_CALLS * sizeof **o->dist_draws);
+			if (!o->dist_draws[o->ndists]) {
+				size_dist_free(d);
+				return fail("--call 'dist:%s': out of memory", name);
+			}
+			size_dist_draw(d, DIST_SEED, o->dist_draws[o->ndists++], DIST_CALLS);
+		} else if (!strncmp(item, "dist:", 5)) {
+			return fail("--call '%.*s': want dist:NAME (storebench list --distributions) or "
+				    "dist:FILE", (int)n, item);
+		} else {
+			if (used)
+				o->call_sizes_spec[used++] = ',';
+			memcpy(o->call_sizes_spec + used, item, n);
+			used += n;
+		}
+		if (!item[n])
+			break;
+		item += n + 1;
+	}
+	return 0;
+}
+
 /* The sizes at 1 thread (metadata, and errors that hold at every count), then at each count. */
 static int parse_all_axes(struct run_config *o, const struct cpu_info *cpu)
 {
 	struct scaled_axes one = { .threads = 1 };
-	int rc = parse_axes(o, cpu, &one);
+	int rc = split_dists(o);
+
+	if (rc)
+		return rc;
+	rc = parse_axes(o, cpu, &one);
 
 	if (rc) {
 		axes_free(&one);
@@ -695,6 +751,13 @@ void run_config_free(struct run_config *o)
 	free(o->placement.cpu);
 	free(o->placement.node);
 	u64_list_free(&o->call);
+	for (size_t i = 0; i < o->ndists; i++) {
+		size_dist_free(&o->dists[i]);
+		free(o->dist_draws[i]);
+	}
+	free(o->dists);
+	free(o->dist_draws);
+	free(o->call_sizes_spec);
 	u64_list_free(&o->threads);
 	u64_list_free(&o->misalign);
 	u64_list_free(&o->victim_delay);

@@ -22,6 +22,7 @@
 #include "rw.h"
 #include "cache_words.h"
 #include "select.h"
+#include "size_dist.h"
 #include "sizes.h"
 #include "victim.h"
 
@@ -52,6 +53,10 @@ struct scaled_axes {
 	size_t nvictim;
 };
 
+/* Calls of a distribution's sizes a thread makes per pass, each at its own random offset: the
+ * same draws for every kernel and thread count, so their points compare call for call. */
+#define DIST_CALLS 65536
+
 struct run_config {
 	const char *preset;
 	const char *kernels_spec;
@@ -59,6 +64,10 @@ struct run_config {
 	const char *rw_spec, *rw_mode_spec, *rw_layout_spec, *chunk_spec, *victim_spec;
 	struct selection sel;
 	struct u64_list call;        /* bytes per kernel call */
+	char *call_sizes_spec;       /* --call without its dist: elements ("" when it has none) */
+	struct size_dist *dists;     /* --call's dist: elements, after its sizes on the call axis */
+	uint64_t **dist_draws;       /* each one's DIST_CALLS sizes, drawn once from --seed */
+	size_t ndists;
 	size_t nws;
 	struct ws_item *ws;
 	struct u64_list threads;

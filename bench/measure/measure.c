@@ -371,8 +371,11 @@ static int prepare(const struct measure_env *env, const struct point *p,
 				return -1;
 			continue;
 		}
-		w->plan = plan_cache_store(&env->plans[i], p->store.mode, p->store.call_bytes,
-					   p->store.ws_bytes, 0x5eed0000ull + i);
+		w->plan = p->store.sizes ?
+			plan_cache_sizes(&env->plans[i], p->store.sizes, p->store.nsizes,
+					 p->store.ws_bytes, 0x5eed0000ull + i) :
+			plan_cache_store(&env->plans[i], p->store.mode, p->store.call_bytes,
+					 p->store.ws_bytes, 0x5eed0000ull + i);
 		if (!w->plan) {
 			fprintf(stderr, "storebench run: out of memory for the plan of %s\n", p->name);
 			return -1;

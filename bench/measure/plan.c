@@ -80,22 +80,61 @@ bool plan_store(struct plan *p, enum ws_mode mode, uint64_t call, uint64_t ws, u
 	return ok;
 }
 
+bool plan_store_sizes(struct plan *p, const uint64_t *sizes, size_t n, uint64_t ws,
+		      uint64_t seed)
+{
+	uint64_t sum = 0;
+
+	memset(p, 0, sizeof *p);
+	p->offsets = malloc((n ? n : 1) * sizeof *p->offsets);
+	p->sizes = malloc((n ? n : 1) * sizeof *p->sizes);
+	if (!p->offsets || !p->sizes) {
+		plan_free(p);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		p->sizes[i] = sizes[i];
+		p->offsets[i] = prng_below(&seed, (ws - sizes[i]) / 64 + 1) * 64;
+		sum += sizes[i];
+	}
+	p->noffsets = n;
+	p->region_bytes = ws;
+	p->calls = p->write_calls = n;
+	p->write_bytes = sum;
+	p->call_bytes = n ? (sum + n - 1) / n : 0;
+	return true;
+}
+
 void plan_free(struct plan *p)
 {
 	free(p->ops);
 	free(p->offsets);
+	free(p->sizes);
 	memset(p, 0, sizeof *p);
 }
 
 const struct plan *plan_cache_store(struct plan_cache *c, enum ws_mode mode, uint64_t call,
 				    uint64_t ws, uint64_t seed)
 {
-	if (c->store && c->mode == mode && c->call == call && c->ws == ws && c->seed == seed)
+	if (c->store && !c->sizes && c->mode == mode && c->call == call && c->ws == ws &&
+	    c->seed == seed)
 		return &c->plan;
 	plan_cache_free(c);
 	if (!plan_store(&c->plan, mode, call, ws, seed))
 		return NULL;
-	*c = (struct plan_cache){ c->plan, true, mode, call, ws, seed };
+	*c = (struct plan_cache){ c->plan, true, mode, call, ws, NULL, seed };
+	return &c->plan;
+}
+
+const struct plan *plan_cache_sizes(struct plan_cache *c, const uint64_t *sizes, size_t nsizes,
+				    uint64_t ws, uint64_t seed)
+{
+	if (c->store && c->sizes == sizes && c->ws == ws && c->seed == seed)
+		return &c->plan;
+	plan_cache_free(c);
+	if (!plan_store_sizes(&c->plan, sizes, nsizes, ws, seed))
+		return NULL;
+	*c = (struct plan_cache){ c->plan, true, WS_RANDOM, c->plan.call_bytes, ws, sizes, seed };
 	return &c->plan;
 }
 
@@ -236,7 +275,11 @@ void plan_run(const struct plan *p, char *base, store_fn store, load_fn load, in
 {
 	uint64_t acc = 0, read = 0;
 
-	if (p->offsets) {
+	if (p->sizes) {
+		for (uint64_t r = 0; r < passes; r++)
+			for (size_t i = 0; i < p->noffsets; i++)
+				store(base + p->offsets[i], fill, p->sizes[i]);
+	} else if (p->offsets) {
 		for (uint64_t r = 0; r < passes; r++)
 			for (size_t i = 0; i < p->noffsets; i++)
 				store(base + p->offsets[i], fill, p->call_bytes);
@@ -318,6 +361,62 @@ static const char *verify_span(const struct plan_op *ops, size_t n, const char *
 	return m;
 }
 
+/* A call's range, for verify_sizes. */
+struct range {
+	uint64_t start, end;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/*
+ * plan_verify of a plan of sizes: every byte of every call's range holds fill, every byte of
+ * the region between them still holds prefill (calls overlap, so a stray store past one call's
+ * end shows only where no call reaches), and so do the guards.
+ */
+static bool verify_sizes(const struct plan *p, const char *base, unsigned char fill,
+			 unsigned char prefill, size_t guard, const char **bad)
+{
+	struct range *r = malloc((p->noffsets ? p->noffsets : 1) * sizeof *r);
+	const char *m = NULL;
+	uint64_t covered = 0;
+
+	if (!r) { /* out of memory: each call's range alone, no gaps */
+		for (size_t i = 0; i < p->noffsets && !m; i++) {
+			m = mismatch(base + p->offsets[i], p->sizes[i], fill);
+			if (p->offsets[i] + p->sizes[i] > covered)
+				covered = p->offsets[i] + p->sizes[i];
+		}
+		if (!m)
+			m = mismatch(base - guard, guard, prefill) ?:
+			    mismatch(base + covered, guard, prefill);
+		*bad = m;
+		return m == NULL;
+	}
+	for (size_t i = 0; i < p->noffsets; i++)
+		r[i] = (struct range){ p->offsets[i], p->offsets[i] + p->sizes[i] };
+	qsort(r, p->noffsets, sizeof *r, by_start);
+	for (size_t i = 0; i < p->noffsets && !m; i++) {
+		if (r[i].start > covered)
+			m = mismatch(base + covered, r[i].start - covered, prefill);
+		if (!m && r[i].end > covered) {
+			uint64_t from = r[i].start > covered ? r[i].start : covered;
+
+			m = mismatch(base + from, r[i].end - from, fill);
+			covered = r[i].end;
+		}
+	}
+	if (!m)
+		m = mismatch(base - guard, guard, prefill) ?: mismatch(base + covered, guard, prefill);
+	free(r);
+	*bad = m;
+	return m == NULL;
+}
+
 bool plan_verify(const struct plan *p, const char *base, unsigned char fill,
 		 unsigned char prefill, size_t guard, const char **bad)
 {
@@ -325,6 +424,8 @@ bool plan_verify(const struct plan *p, const char *base, unsigned char fill,
 	const char *m = NULL;
 	uint64_t hi = 0;
 
+	if (p->sizes)
+		return verify_sizes(p, base, fill, prefill, guard, bad);
 	if (p->offsets) {
 		for (size_t i = 0; i < p->noffsets && !m; i++)
 			m = mismatch(base + p->offsets[i], p->call_bytes, fill);

@@ -44,6 +44,8 @@ struct plan {
 	uint64_t group_stride;
 	uint64_t *offsets;
 	size_t noffsets;
+	uint64_t *sizes;       /* with offsets: each call's bytes (a distribution's draws); NULL:
+				* call_bytes every call */
 	uint64_t call_bytes;
 	uint64_t region_bytes; /* bytes from the region start that any op may touch */
 	uint64_t calls;        /* calls per pass, reads and writes */
@@ -62,6 +64,14 @@ struct plan {
  * different per thread.  Returns false when out of memory.
  */
 bool plan_store(struct plan *p, enum ws_mode mode, uint64_t call, uint64_t ws, uint64_t seed);
+
+/*
+ * The plan of n calls of sizes[0, n) bytes (a size distribution's draws, copied), each at a
+ * random 64-byte-aligned offset where it fits whole in ws bytes (every size at most ws), seeded
+ * by seed; call_bytes is their mean rounded up, write_bytes their sum.  false when out of memory.
+ */
+bool plan_store_sizes(struct plan *p, const uint64_t *sizes, size_t n, uint64_t ws,
+		      uint64_t seed);
 
 /*
  * The read/write plan of one pass over region bytes in chunks of chunk bytes, as rw.h's plan
@@ -85,11 +95,17 @@ struct plan_cache {
 	bool store;         /* plan is plan_store() of the shape below, reusable as such */
 	enum ws_mode mode;  /* that shape: working-set mode, */
 	uint64_t call, ws;  /* call and working-set bytes, */
+	const uint64_t *sizes; /* the sizes of plan_store_sizes() (NULL: plan_store()), */
 	uint64_t seed;      /* and the seed of its random offsets */
 };
 
 /* plan_store() of this shape, built only if the cache holds another; NULL when out of memory. */
 const struct plan *plan_cache_store(struct plan_cache *c, enum ws_mode mode, uint64_t call,
+				    uint64_t ws, uint64_t seed);
+
+/* plan_store_sizes() of these sizes (the same array: it is the draws of one distribution) in
+ * ws bytes, built only if the cache holds another; NULL when out of memory. */
+const struct plan *plan_cache_sizes(struct plan_cache *c, const uint64_t *sizes, size_t nsizes,
 				    uint64_t ws, uint64_t seed);
 
 /* plan_rw() of this mix, always built; NULL when out of memory. */

@@ -54,7 +54,7 @@ const char *point_rw_text(const struct point *p, char *buf, size_t len)
 void point_name(struct point *p)
 {
 	struct shown_sizes s = point_shown(p);
-	char ws[48], mis[32] = "", mix[48] = "", pct[16], vic[72] = "";
+	char ws[48], mis[32] = "", mix[48] = "", pct[16], vic[72] = "", dist[72] = "";
 
 	if (s.mode == WS_CALL)
 		snprintf(ws, sizeof ws, "%llu", (unsigned long long)s.ws);
@@ -71,7 +71,9 @@ void point_name(struct point *p)
 		snprintf(vic, sizeof vic, "/victim:%s:%llu%s%.0llu", victim_mode_name[p->victim.mode],
 			 (unsigned long long)p->victim.bytes, p->victim.delay_ns ? "/delay:" : "",
 			 (unsigned long long)p->victim.delay_ns);
-	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:%s%s%s%s", p->k->name,
-		 (unsigned long long)s.call, ws, p->threads, point_rw_text(p, pct, sizeof pct), mix, mis,
-		 vic);
+	if (p->kind == POINT_STORE && p->store.dist)
+		snprintf(dist, sizeof dist, "/dist:%s", p->store.dist);
+	snprintf(p->name, sizeof p->name, "%s/call:%llu/ws:%s/threads:%u/rw:%s%s%s%s%s", p->k->name,
+		 (unsigned long long)s.call, ws, p->threads, point_rw_text(p, pct, sizeof pct), dist,
+		 mix, mis, vic);
 }

@@ -23,8 +23,11 @@ enum point_kind {
 /* A store point's shape. */
 struct store_shape {
 	enum ws_mode mode;   /* how calls move through the working set: call, hot, cold, seq, random */
-	uint64_t call_bytes; /* bytes per store-kernel call */
+	uint64_t call_bytes; /* bytes per store-kernel call; with sizes, their mean rounded up */
 	uint64_t ws_bytes;   /* distinct bytes per thread the calls cycle through */
+	const char *dist;    /* the size distribution the calls' sizes come from, NULL for one size */
+	const uint64_t *sizes; /* with dist: its draws, one call each at a random offset in ws */
+	size_t nsizes;       /* how many */
 };
 
 /* A read/write mix point's shape: each thread walks its region in order, one chunk per call. */
@@ -65,9 +68,10 @@ uint64_t point_region_bytes(const struct point *p);
 double point_weight(const struct point *p);
 
 /*
- * Write p->name, <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>: the ws mode, rw mode and layout
- * misalignment and victim appear only when not the default, so names stay stable.  A mix point names its
- * chunk as the call and its region as a seq working set.
+ * Write p->name, <kernel>/call:<n>/ws:<n>/threads:<t>/rw:<r>: the ws mode, a distribution
+ * (/dist:<name>, its calls' mean as the call), rw mode and layout, misalignment and victim
+ * appear only when not the default, so names stay stable.  A mix point names its chunk as the
+ * call and its region as a seq working set.
  */
 void point_name(struct point *p);
 

@@ -91,6 +91,9 @@ static void column(enum csv_col c, const struct row_source *r, char *f)
 	case COL_call_bytes:
 	case COL_chunk_bytes: put(f, "%llu", (unsigned long long)point_shown(p).call); break;
 	case COL_call_const: put(f, "%d", p->k->at_size != NULL); break;
+	case COL_call_dist:
+		put(f, "%s", p->kind == POINT_STORE && p->store.dist ? p->store.dist : "");
+		break;
 	case COL_ws_mode: put(f, "%s", ws_mode_name[point_shown(p).mode]); break;
 	case COL_ws_bytes: put(f, "%llu", (unsigned long long)point_shown(p).ws); break;
 	case COL_threads: put(f, "%u", p->threads); break;

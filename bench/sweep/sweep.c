@@ -19,7 +19,7 @@
 #define SWEEP_AXES(X)                               \
 	X(THREADS,   "--threads",   o->threads.n)   \
 	X(WS,        "--ws",        o->nws)         \
-	X(CALL,      "--call",      o->call.n)      \
+	X(CALL,      "--call",      o->call.n + o->ndists) \
 	X(MISALIGN,  "--misalign",  o->misalign.n)  \
 	X(RW,        "--rw",        o->nrw)         \
 	X(RW_MODE,   "--rw-mode",   o->nrw_mode)    \
@@ -95,9 +95,56 @@ static const struct ws_item *combo_ws(const struct combo *c)
 	return &c->o->ws[c->at[AXIS_WS]];
 }
 
+/* The call size of c; only for a combination of one size (combo_dist below: -1). */
 static uint64_t combo_call(const struct combo *c)
 {
 	return c->o->call.v[c->at[AXIS_CALL]];
+}
+
+/* The distribution of c's calls (its index into o->dists), or -1 for one size: a call axis holds
+ * the sizes of --call, then its dist: elements. */
+static long combo_dist(const struct combo *c)
+{
+	return c->at[AXIS_CALL] < c->o->call.n ? -1 : (long)(c->at[AXIS_CALL] - c->o->call.n);
+}
+
+/* The largest size of a distribution's draws. */
+static uint64_t draws_max(const uint64_t *v, size_t n)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
+}
+
+/*
+ * A store point of the sizes of distribution d: DIST_CALLS calls of its draws at random
+ * 64-byte-aligned offsets in the working set (its mode hot, cold or random); call and hot: the
+ * largest draw rounded up to a 4 KiB page (every call inside one hot region), cold: 4 x the LLC
+ * share, as for one size, a size: that many bytes (a rule refuses one smaller than the largest
+ * draw).  call_bytes is the
+ * draws' mean, rounded up.
+ */
+static void dist_point(const struct combo *c, long d, struct point *p)
+{
+	const struct run_config *o = c->o;
+	const struct ws_item *w = combo_ws(c);
+	const uint64_t *v = o->dist_draws[d];
+	uint64_t sum = 0, top = draws_max(v, DIST_CALLS), page = (top + 4095) / 4096 * 4096;
+
+	for (size_t i = 0; i < DIST_CALLS; i++)
+		sum += v[i];
+	p->kind = POINT_STORE;
+	p->store = (struct store_shape){
+		.mode = w->mode == WS_CALL || w->mode == WS_HOT ? WS_HOT
+			: w->mode == WS_COLD ? WS_COLD : WS_RANDOM,
+		.call_bytes = (sum + DIST_CALLS - 1) / DIST_CALLS,
+		.ws_bytes = w->mode == WS_CALL || w->mode == WS_HOT ? (page ? page : 4096)
+			    : w->mode == WS_COLD ? (o->cold_bytes > 4 * top ? o->cold_bytes : 4 * top)
+			    : w->bytes,
+		.dist = o->dists[d].name, .sizes = v, .nsizes = DIST_CALLS,
+	};
 }
 
 /* The ratio the --rw element of c asked for (a split point's own may be rounded). */
@@ -145,7 +192,7 @@ static void combo_point(const struct combo *c, struct point *p)
 {
 	const struct run_config *o = c->o;
 	const struct ws_item *w = combo_ws(c);
-	uint64_t call = combo_call(c);
+	uint64_t call;
 	struct rw_split split;
 	char err[256];
 
@@ -155,6 +202,11 @@ static void combo_point(const struct combo *c, struct point *p)
 		.misalign = (unsigned)o->misalign.v[c->at[AXIS_MISALIGN]],
 	};
 	p->victim = combo_victim(c, p);
+	if (combo_dist(c) >= 0) {
+		dist_point(c, combo_dist(c), p);
+		return;
+	}
+	call = combo_call(c);
 	if (rw_ratio_is_store_only(combo_rw(c))) {
 		uint64_t cold = o->cold_bytes > 4 * call ? o->cold_bytes : 4 * call;
 
@@ -224,8 +276,34 @@ static enum verdict call_within_ws(const struct combo *c, const struct point *p,
 	const struct ws_item *w = combo_ws(c);
 
 	(void)err, (void)errlen;
-	return p->kind == POINT_STORE && (w->mode == WS_SEQ || w->mode == WS_RANDOM) &&
-	       w->bytes < combo_call(c) ? SKIP : KEEP;
+	return p->kind == POINT_STORE && !p->store.dist &&
+	       (w->mode == WS_SEQ || w->mode == WS_RANDOM) && w->bytes < combo_call(c) ? SKIP : KEEP;
+}
+
+/* A distribution's calls are store calls: its combinations below rw 100 are not points. */
+static enum verdict dist_stores_only(const struct combo *c, const struct point *p, char *err,
+				     size_t errlen)
+{
+	(void)p, (void)err, (void)errlen;
+	return combo_dist(c) >= 0 && !rw_ratio_is_store_only(combo_rw(c)) ? SKIP : KEEP;
+}
+
+/* Every draw of a distribution fits its working set whole. */
+static enum verdict dist_within_ws(const struct combo *c, const struct point *p, char *err,
+				   size_t errlen)
+{
+	uint64_t top;
+
+	if (p->kind != POINT_STORE || !p->store.dist)
+		return KEEP;
+	top = draws_max(p->store.sizes, p->store.nsizes);
+	if (p->store.ws_bytes >= top)
+		return KEEP;
+	snprintf(err, errlen, "--call 'dist:%s' has calls of %llu bytes, more than --ws %llu bytes: "
+		 "give a working set that holds its largest call (hot and cold do)", p->store.dist,
+		 (unsigned long long)top, (unsigned long long)p->store.ws_bytes);
+	(void)c;
+	return REFUSE;
 }
 
 /* A read/write mix walks its region in order: no cold or random working set. */
@@ -307,12 +385,14 @@ static enum verdict victim_has_a_core(const struct combo *c, const struct point 
 	return p->victim.mode != VICTIM_NONE && p->victim.cpu < 0 ? SKIP : KEEP;
 }
 
-/* A compile-time-size kernel (memset_const) runs only at the sizes it was built for. */
+/* A compile-time-size kernel (memset_const) runs only at the sizes it was built for: never a
+ * distribution's. */
 static enum verdict size_was_built(const struct combo *c, const struct point *p, char *err,
 				   size_t errlen)
 {
 	(void)c, (void)err, (void)errlen;
-	return p->k->at_size && !p->k->at_size(point_call_bytes(p)) ? SKIP : KEEP;
+	return p->k->at_size && ((p->kind == POINT_STORE && p->store.dist) ||
+				 !p->k->at_size(point_call_bytes(p))) ? SKIP : KEEP;
 }
 
 /* In order: the first SKIP or REFUSE decides, so a skipped combination is counted once. */
@@ -320,7 +400,9 @@ static const struct rule rules[] = {
 	{ "store points ignore the mix axes", NO_COUNTER, store_ignores_mix_axes },
 	{ "only a chase has a delay", NO_COUNTER, delay_is_a_chase_axis },
 	{ "layout is an interleave axis", NO_COUNTER, layout_interleave_only },
+	{ "a distribution's calls are stores", SKIPPED_RW, dist_stores_only },
 	{ "a call fits its working set", SKIPPED, call_within_ws },
+	{ "a distribution's calls fit their working set", NO_COUNTER, dist_within_ws },
 	{ "a mix walks its region in order", SKIPPED_RW, mix_walks_in_order },
 	{ "a chunk fits its region", NO_COUNTER, chunk_within_region },
 	{ "a split mix needs a reader and a writer", SKIPPED_RW, split_needs_threads },

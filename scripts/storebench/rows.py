@@ -8,7 +8,7 @@ import math
 # The columns that say which point a row is (with the kernel).  Some follow others (chunk_bytes is
 # the call size when nothing is read), so only one that varies at a fixed rest is an axis of its own.
 DIMS = ("ws_mode", "threads", "rw_ratio", "rw_mode", "rw_layout", "chunk_bytes", "placement", "membind",
-        "pages", "misalign_bytes", "fill_byte", "call_bytes", "ws_bytes")
+        "pages", "misalign_bytes", "fill_byte", "call_bytes", "call_dist", "ws_bytes")
 FRACTIONAL = ("rw_ratio",)  # '66.67' percent written is legal; other numeric columns are whole
 
 
@@ -32,8 +32,10 @@ def ival(row, col):
 
 
 def store_only(rows):
-    """Rows that only write: the whole rw ratio is 100 % (it may be fractional elsewhere)."""
-    return [r for r in rows if num(r.get("rw_ratio")) == 100]
+    """Rows that only write calls of one size: the whole rw ratio is 100 % (it may be fractional
+    elsewhere) and no size distribution (call_dist: their call_bytes is a mean, no size of a
+    curve or a ticks table)."""
+    return [r for r in rows if num(r.get("rw_ratio")) == 100 and not r.get("call_dist")]
 
 
 def curve(rows):

@@ -32,7 +32,8 @@ static void make_points(struct point *pts)
 
 			*p = (struct point){ .k = kernel_find(kname[k]), .threads = 1,
 					     .kind = POINT_STORE };
-			p->store = (struct store_shape){ WS_CALL, 4096u << (4 * s), 4096u << (4 * s) };
+			p->store = (struct store_shape){ .mode = WS_CALL, .call_bytes = 4096u << (4 * s),
+							 .ws_bytes = 4096u << (4 * s) };
 			point_name(p);
 		}
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # run_test.py — `storebench run` end to end: bad input exits 2, one line, no file; a tiny sweep
 # writes verified rows and valid JSON; SIGINT leaves complete files; rw mixes account for each byte;
-# victims beside store points fill their columns and only theirs.
-# Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint|rw|victim
+# victims beside store points fill their columns and only theirs; a size distribution's calls.
+# Usage: run_test.py <storebench> <csv_columns.def> errors|sweep|sigint|rw|victim|dist
 import json
 import os
 import re
@@ -393,5 +393,56 @@ def sigint():
     stop_by_signal(signal.SIGTERM, 143)
 
 
-{"errors": errors, "sweep": sweep, "sigint": sigint, "rw": rw, "victim": victim}[PART]()
+def dist():
+    """--call dist:FILE: a store point per kernel and working set, its rows verified (a failed
+    verification exits 1), call_dist the file's name, call_bytes the draws' mean (within 2 % of
+    the distribution's: 65 536 draws), the hot region its largest call's pages, every byte set
+    counted in GB/s (write_bytes per batch = calls x mean, to the rounding of the mean); a
+    working set smaller than the largest call, a missing or hostile file: exit 2, one line, no
+    file."""
+    avail = kernels()
+    vk = vector_kernel(avail)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "mix.dist")
+        with open(path, "w") as f:
+            f.write("# a test mix\n8 1\n100 2\n4000 1\n")
+        mean = (8 + 200 + 4000) / 4
+        r = run(["--kernels", f"memset,rep_stosb,{vk}", "--call", f"4KiB,dist:{path}",
+                 "--ws", "hot,cold,64KiB", "--threads", "1", "--min-time", "0.002",
+                 "--repetitions", "2", "--csv", "d.csv", "--json", "d.json", *NO_CANARY], d)
+        check(r.returncode == 0, f"dist sweep exit {r.returncode}: {r.stderr[-1500:]}")
+        meta, rows = read_csv(os.path.join(d, "d.csv"))
+        col = {c: i for i, c in enumerate(rows[0])}
+        dists = [x for x in rows[1:] if x[col["call_dist"]]]
+        check(len(dists) == 9 and all(x[col["call_dist"]] == "mix" for x in dists) and
+              len(rows) - 1 == 18, f"9 points of the mix beside 9 of 4 KiB: {len(rows) - 1}")
+        for x in dists:
+            call, ws = int(x[col["call_bytes"]]), int(x[col["ws_bytes"]])
+            calls, wb = int(x[col["calls_per_batch"]]), int(x[col["write_bytes"]])
+            check(abs(call - mean) < 0.02 * mean and x[col["quality"]] and
+                  x[col["point"]].endswith("/dist:mix") and
+                  {"hot": ws == 4096, "cold": ws >= 16000, "random": ws == 65536}.get(
+                      x[col["ws_mode"]], False) and
+                  abs(wb - calls * call) <= calls and float(x[col["gbps_median"]]) > 0,
+                  f"a row of the mix: {x[col['point']]} call {call} ws {ws} "
+                  f"calls {calls} bytes {wb}")
+        for args, want in ((["--call", f"dist:{path}", "--ws", "1KiB"],
+                            "has calls of 4000 bytes, more than --ws 1024 bytes"),
+                           (["--call", "dist:" + os.path.join(d, "none.dist")],
+                            "No such file or directory"),
+                           (["--call", "dist:"], "want dist:NAME")):
+            bad = run(["--kernels", "memset", "--threads", "1", "--csv", "e.csv", *args], d)
+            lines = bad.stderr.strip().splitlines()
+            check(bad.returncode == 2 and len(lines) == 1 and want in lines[0] and
+                  not os.path.exists(os.path.join(d, "e.csv")),
+                  f"{args}: exit 2, one line with {want!r} ({bad.returncode}: {bad.stderr!r})")
+        with open(path, "w") as f:
+            f.write("8 nan\n")
+        bad = run(["--kernels", "memset", "--call", f"dist:{path}", "--threads", "1"], d)
+        check(bad.returncode == 2 and "line 1: weight nan is not a finite number" in bad.stderr,
+              f"a NaN weight: exit 2 ({bad.returncode}: {bad.stderr!r})")
+
+
+{"errors": errors, "sweep": sweep, "sigint": sigint, "rw": rw, "victim": victim,
+ "dist": dist}[PART]()
 sys.exit(check.finish(f"run {PART}"))

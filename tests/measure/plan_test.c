@@ -1,7 +1,7 @@
 /*
- * plan_test.c — the runner's per-thread plans: byte accounting of each working-set mode, that
- * verification catches a kernel that stores too little, too much, or nothing, and that the plan
- * cache rebuilds exactly when the shape changes.
+ * plan_test.c — the runner's per-thread plans: byte accounting of each working-set mode and of a
+ * distribution's drawn sizes, that verification catches a kernel that stores too little, too
+ * much, or nothing, and that the plan cache rebuilds exactly when the shape changes.
  * Plain C, no ISA flags; the "kernels" here are deliberately wrong stand-ins built on memset.
  */
 #include <stdio.h>
@@ -138,6 +138,70 @@ static void check_cache(void)
 	CHECK(!c.plan.ops && !c.plan.offsets && !c.store, "cache: free left a plan");
 }
 
+/*
+ * A plan of drawn sizes (a distribution's): every call where it fits whole at a 64-byte-aligned
+ * offset, the bytes its sizes add up to, and a verification that catches a short store, a store
+ * past a call's end where no call reaches (the gaps between calls are checked too), and none.
+ */
+static void check_sizes(void)
+{
+	enum { N = 400 };
+	uint64_t sizes[N], sum = 0;
+	struct plan p;
+	const struct plan *cached;
+	struct plan_cache c = { 0 };
+
+	for (size_t i = 0; i < N; i++) {
+		sizes[i] = i % 5 == 0 ? 0 : 1 + (i * 37) % 300; /* zero-byte calls among them */
+		sum += sizes[i];
+	}
+	CHECK(plan_store_sizes(&p, sizes, N, 64 << 10, 9), "plan_store_sizes");
+	CHECK(p.calls == N && p.write_bytes == sum && p.call_bytes == (sum + N - 1) / N &&
+	      p.region_bytes == 64 << 10, "sizes: %llu calls, %llu bytes, mean %llu",
+	      (unsigned long long)p.calls, (unsigned long long)p.write_bytes,
+	      (unsigned long long)p.call_bytes);
+	for (size_t i = 0; i < N; i++)
+		CHECK(p.sizes[i] == sizes[i] && p.offsets[i] % 64 == 0 &&
+		      p.offsets[i] + p.sizes[i] <= p.region_bytes, "call %zu at %llu", i,
+		      (unsigned long long)p.offsets[i]);
+	for (size_t m = 0; m < 64; m += 21) {
+		CHECK(run_and_verify(&p, good, m), "sizes misalign %zu: good kernel rejected", m);
+		CHECK(!run_and_verify(&p, short_by_one, m), "sizes: short store passed");
+		CHECK(!run_and_verify(&p, nothing, m), "sizes: no store passed");
+		CHECK(!run_and_verify(&p, one_past, m), "sizes: a store past the end passed");
+	}
+	{
+		/* a stray byte in a gap no call reaches, before the last call's end: only the check
+		 * of the gaps sees it (the guards do not) */
+		size_t len = p.region_bytes + 2 * GUARD, gap = 0, last = 0;
+		char *buf = malloc(len), *base = buf + GUARD;
+		unsigned char *hit = calloc(p.region_bytes, 1);
+		const char *bad = NULL;
+
+		memset(buf, 0x5a, len);
+		plan_run(&p, base, good, NULL, 0xa5, 1);
+		for (size_t i = 0; i < N; i++) {
+			memset(hit + p.offsets[i], 1, p.sizes[i]);
+			if (p.offsets[i] + p.sizes[i] > last)
+				last = p.offsets[i] + p.sizes[i];
+		}
+		while (gap < last && hit[gap])
+			gap++;
+		CHECK(gap < last, "the draws leave a gap before the last call's end");
+		base[gap] = (char)0xa5;
+		CHECK(!plan_verify(&p, base, 0xa5, 0x5a, GUARD, &bad) && bad == base + gap,
+		      "a stray store in a gap at %zu passed (bad %p)", gap, (const void *)bad);
+		free(hit);
+		free(buf);
+	}
+	plan_free(&p);
+	cached = plan_cache_sizes(&c, sizes, N, 64 << 10, 9);
+	CHECK(cached && plan_cache_sizes(&c, sizes, N, 64 << 10, 9) == cached &&
+	      cached->sizes && plan_cache_store(&c, WS_HOT, 64, 64, 9)->sizes == NULL,
+	      "the cache keeps a plan of sizes and builds one of one size after it");
+	plan_cache_free(&c);
+}
+
 int main(void)
 {
 	static const struct {
@@ -192,5 +256,6 @@ int main(void)
 	}
 	check_mixed();
 	check_cache();
+	check_sizes();
 	return test_result("ok: plans account and verify");
 }
