@@ -583,37 +583,52 @@ static void axes_free(struct scaled_axes *a)
  * so two runs of one command measure the same sizes at the same offsets. */
 #define DIST_SEED 0xd157d157ull
 
+/* Distribution spec (a bundled name or a file) loaded and drawn into the next slot of o. */
+static int add_dist(struct run_config *o, const char *spec)
+{
+	struct size_dist *d = &o->dists[o->ndists];
+	char err[512];
+
+	if (!size_dist_load(spec, d, err, sizeof err))
+		return fail("--call 'dist:%s': %s", spec, err);
+	o->dist_draws[o->ndists] = malloc(DIST_CALLS * sizeof **o->dist_draws);
+	if (!o->dist_draws[o->ndists]) {
+		size_dist_free(d);
+		return fail("--call 'dist:%s': out of memory", spec);
+	}
+	size_dist_draw(d, DIST_SEED, o->dist_draws[o->ndists++], DIST_CALLS);
+	return 0;
+}
+
 /*
- * --call's dist:NAME and dist:FILE elements loaded (size_dist.h) and drawn DIST_CALLS times
- * each, in the order given; the rest of the list into o->call_sizes_spec for the size grammar.
+ * --call's dist:NAME and dist:FILE elements (dist:all: every bundled one) loaded (size_dist.h)
+ * and drawn DIST_CALLS times each, in the order given; the rest of the list into
+ * o->call_sizes_spec for the size grammar.
  */
 static int split_dists(struct run_config *o)
 {
 	const char *item = o->call_spec;
-	size_t len = strlen(o->call_spec), used = 0;
+	size_t len = strlen(o->call_spec), used = 0, room = len / 5 + 1 + bundled_dist_count;
 
 	o->call_sizes_spec = calloc(len + 1, 1);
-	o->dists = calloc(len / 5 + 1, sizeof *o->dists);
-	o->dist_draws = calloc(len / 5 + 1, sizeof *o->dist_draws);
+	o->dists = calloc(room, sizeof *o->dists);
+	o->dist_draws = calloc(room, sizeof *o->dist_draws);
 	if (!o->call_sizes_spec || !o->dists || !o->dist_draws)
 		return fail("--call: out of memory");
 	for (;;) {
 		size_t n = strcspn(item, ",");
-		char name[4096], err[512];
+		char name[4096];
+		int rc = 0;
 
 		if (n > 5 && !strncmp(item, "dist:", 5) && n - 5 < sizeof name) {
-			struct size_dist *d = &o->dists[o->ndists];
-
 			memcpy(name, item + 5, n - 5);
 			name[n - 5] = '\0';
-			if (!size_dist_load(name, d, err, sizeof err))
-				return fail("--call 'dist:%s': %s", name, err);
-			o->dist_draws[o->ndists] = malloc(DIST_CALLS * sizeof **o->dist_draws);
-			if (!o->dist_draws[o->ndists]) {
-				size_dist_free(d);
-				return fail("--call 'dist:%s': out of memory", name);
-			}
-			size_dist_draw(d, DIST_SEED, o->dist_draws[o->ndists++], DIST_CALLS);
+			if (strcmp(name, "all"))
+				rc = add_dist(o, name);
+			for (size_t i = 0; !rc && !strcmp(name, "all") && i < bundled_dist_count; i++)
+				rc = add_dist(o, bundled_dists[i].name);
+			if (rc)
+				return rc;
 		} else if (!strncmp(item, "dist:", 5)) {
 			return fail("--call '%.*s': want dist:NAME (storebench list --distributions) or "
 				    "dist:FILE", (int)n, item);

@@ -421,7 +421,8 @@ def rw(run, rows, R, notes, args):
 
 
 def ticks(run, rows, R, notes, args):
-    rows = [r for r in rows if r["ws_mode"] in ("hot", "cold") and num(r["rw_ratio"]) == 100]
+    rows = [r for r in rows if r["ws_mode"] in ("hot", "cold") and num(r["rw_ratio"]) == 100 and
+            not r.get("call_dist")]
     if not rows:
         notes.append("ticks: skipped, the CSV has no hot/cold working-set rows (run with --ws hot,cold)")
         return
@@ -451,6 +452,34 @@ def ticks(run, rows, R, notes, args):
                  "%s\nTSC ticks per call vs call size, hot (solid) and cold (dashed) working set; %s" % (
                      header(run), key_label(key)),
                  series, xtics=binary_tics(sizes[0], sizes[-1]), **xpad(sizes))
+
+
+def mixes(run, rows, R, notes, args):
+    """ns per call of each kernel on each size distribution (the call_dist rows), a point per
+    distribution and working set (hot filled, cold open), one plot per thread count."""
+    rows = [r for r in rows if r.get("call_dist") and num(r["rw_ratio"]) == 100 and
+            num(r.get("ns_per_call_median")) is not None]
+    if not rows:
+        notes.append("mixes: skipped, the CSV has no rows of a size distribution "
+                     "(--call dist:NAME)")
+        return
+    keys = ["threads"] + run.axes(CONFIG + ("misalign_bytes",), rows)
+    for key, grows in group_rows(run, rows, keys):
+        ks = list(kernel_info(grows))
+        ks = ([BASELINE] if BASELINE in ks else []) + [k for k in ks if k != BASELINE]
+        at = {k: i for i, k in enumerate(ks)}
+        series = []
+        for i, (dist, mode) in enumerate(dict.fromkeys((r["call_dist"], r["ws_mode"])
+                                                       for r in grows)):
+            mine = [r for r in grows if (r["call_dist"], r["ws_mode"]) == (dist, mode)]
+            series.append(Series("%s, %s" % (dist, mode), mine, lambda r: at[r["kernel"]],
+                                 col("ns_per_call_median"), PALETTE[i % len(PALETTE)],
+                                 point=7 if mode == "hot" else 6, width=2, style="points"))
+        R.render("mixes.gp", "mixes-%s" % key_slug(key),
+                 "%s\nns per call of each store strategy on each size distribution "
+                 "(--call dist:), per working set; %s" % (header(run), key_label(key)),
+                 series, xtics=", ".join('"%s" %d' % (k, i) for k, i in at.items()),
+                 xmin=-0.5, xmax=len(ks) - 0.5)
 
 
 def strategy_colour(kernel, i):
@@ -684,6 +713,6 @@ def _per(row, denom):
 
 # the plots of one CSV, in the order they run and --only names them
 PLOTS = {"bandwidth": bandwidth, "threads": threads, "rw": rw, "ticks": ticks, "victim": victim,
-         "latency": latency}
+         "latency": latency, "mixes": mixes}
 # The plots of rows with a victim beside the writers; the others read the rows without one.
 VICTIM_PLOTS = ("victim", "latency")

@@ -10,7 +10,8 @@ march (the cc_ rows of a tiny real run in table --section march), dpdk_const (me
 rows and the dpdk section's C rows from a tiny real run), load (a tiny storebench load plotted),
 libc (memset and glibc's variants of a tiny real run in table --section libc), overlay
 (compare-cpus' overlay of two paired runs, recorded: interval bars and each input's cache
-marks).
+marks), mixes (a tiny real run of two size distributions: table --section mixes and the
+mixes plot).
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
 import os
@@ -749,6 +750,51 @@ def march(storebench, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def mixes(storebench, src):
+    """A tiny real run of a distribution file and a bundled one, hot and cold, beside a fixed
+    size: table --section mixes has a table per distribution, a block per working set, a row
+    per kernel with its ns per call, GB/s, ratio to memset and set, fastest first; the fixed size
+    is in none of them (and the ticks plot and dpdk table have no row of a distribution); plot
+    draws mixes-t1 (valid PNG and SVG); without distribution rows a note."""
+    tmp = tempfile.mkdtemp(prefix="sb-mixes-")
+    try:
+        dist = os.path.join(tmp, "small.dist")
+        with open(dist, "w") as f:
+            f.write("# test\n16 3\n64 1\n")
+        csv, r = tiny_run(storebench, tmp, "mixes", "--kernels", "memset,rep_stosb",
+                          "--call", "4KiB,dist:%s,dist:gcc-cc1" % dist, "--ws", "hot,cold",
+                          "--rounds", "6")
+        if r.returncode != 0:
+            fail("mixes run failed (%d): %s" % (r.returncode, r.stderr[-300:]))
+        r = run([os.path.join(src, "scripts/table"), "--section", "mixes,dpdk", csv])
+        heads = re.findall(r"\*\* size distribution (\S+): ns per call", r.stdout)
+        blocks = re.findall(r"(hot|cold) working set of [^,]+, 1 thread; mean call (\d+) "
+                            r"bytes =*", r.stdout)
+        rows = [c for c in cells(r.stdout.splitlines()) if c[0] in ("memset", "rep_stosb")]
+        ns = [float(c[1]) for c in rows if len(c) == 6]
+        if r.returncode != 0 or heads != ["small", "gcc-cc1"] or len(blocks) != 4 or \
+                {b[1] for b in blocks if b[0] == "hot"} != {"28", "129"} or len(ns) != 8 or \
+                any(ns[i] > ns[i + 1] for i in range(0, 8, 2)) or \
+                not all(c[5] in ("in", "out", "edge", "open") for c in rows if len(c) == 6):
+            fail("mixes table: %s %s %s: %s" % (heads, blocks, rows, r.stdout[-2500:]))
+        dpdk = r.stdout.split("** size distribution")[0]
+        if re.search(r"^\s*(28|129)\s", dpdk, re.M) or "4096" not in dpdk:
+            fail("the dpdk table has a distribution's mean as a size: %s" % dpdk[-1500:])
+        out = os.path.join(tmp, "plots")
+        r = run([os.path.join(src, "scripts/plot"), "--only", "mixes,ticks", "-o", out, csv])
+        if r.returncode != 0 or r.stderr.strip():
+            fail("plot mixes: exit %d: %s" % (r.returncode, r.stderr[-500:]))
+        check_png(os.path.join(out, "mixes-t1.png"))
+        check_svg(os.path.join(out, "mixes-t1.svg"))
+        print("ok: mixes table (%s, %d rows, fastest first) and plot" % (",".join(heads),
+                                                                        len(rows)))
+        skipped_without(src, "mixes", "mixes: skipped, the CSV has no rows of a size "
+                                      "distribution")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def libc_variants(storebench, src):
     """A tiny real run of memset, glibc's variants and two path kernels: table --section libc has
     memset first with the function the CSV names, one row per variant with its glibc function,
@@ -864,6 +910,7 @@ def main(argv):
              "victim": lambda: victim(exe, src), "victim_cpus": lambda: victim_cpus(exe, src),
              "march": lambda: march(exe, src), "dpdk_const": lambda: dpdk_const(exe, src),
              "libc": lambda: libc_variants(exe, src), "overlay": lambda: overlay(src),
+             "mixes": lambda: mixes(exe, src),
              "load": lambda: load_plot(exe, src)}
     if part not in parts:
         sys.stderr.write(__doc__ + "\n")
