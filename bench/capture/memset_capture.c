@@ -197,6 +197,7 @@ static void write_counts(void)
 	if (atomic_load(&lost) && used + 80 > sizeof buf && put(fd, buf, used))
 		used = 0;
 	if (atomic_load(&lost) && used + 80 <= sizeof buf) {
+		/* the note storebench capture reads (cmd_capture.c's LOST_NOTE) */
 		static const char note[] = "# calls of sizes the table had no room for: ";
 		char b[20], *d = digits(atomic_load(&lost), b + sizeof b);
 

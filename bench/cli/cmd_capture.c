@@ -117,9 +117,14 @@ static int by_size(const void *a, const void *b)
 	return (x->size > y->size) - (x->size < y->size);
 }
 
+/* The library's note of calls its table of large sizes had no room for (memset_capture.c). */
+#define LOST_NOTE "# calls of sizes the table had no room for: "
+
 /* Every "SIZE COUNT" line of the files prefix.<pid>.<start> in dir, added up per size, into
- * *out (sorted); how many programs wrote one into *procs.  false when out of memory. */
-static bool gather(const char *dir, struct tally **out, size_t *n, unsigned *procs)
+ * *out (sorted); how many programs wrote one into *procs, the calls their notes say went
+ * uncounted into *lost.  false when out of memory. */
+static bool gather(const char *dir, struct tally **out, size_t *n, unsigned *procs,
+		   uint64_t *lost)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -127,10 +132,11 @@ static bool gather(const char *dir, struct tally **out, size_t *n, unsigned *pro
 	struct tally *t = NULL;
 
 	*procs = 0;
+	*lost = 0;
 	if (!d)
 		return false;
 	while ((e = readdir(d))) {
-		char path[PATH_MAX];
+		char path[PATH_MAX], line[128];
 		unsigned long long size, calls;
 		FILE *f;
 
@@ -141,7 +147,13 @@ static bool gather(const char *dir, struct tally **out, size_t *n, unsigned *pro
 		if (!f)
 			continue;
 		++*procs;
-		while (fscanf(f, "%llu %llu\n", &size, &calls) == 2) {
+		while (fgets(line, sizeof line, f)) {
+			if (!strncmp(line, LOST_NOTE, strlen(LOST_NOTE))) {
+				*lost += strtoull(line + strlen(LOST_NOTE), NULL, 10);
+				continue;
+			}
+			if (sscanf(line, "%llu %llu", &size, &calls) != 2)
+				continue;
 			if (m == cap) {
 				struct tally *g = realloc(t, (cap = cap ? 2 * cap : 1024) * sizeof *g);
 
@@ -192,7 +204,7 @@ static void clean(const char *dir)
 /* The distribution, headed by what made it, to path through a temporary file renamed into
  * place (never half a file; never over an existing one).  false with a line on stderr. */
 static bool write_capture(const char *path, char **argv, const struct tally *t, size_t n,
-			  unsigned procs, uint64_t calls, int status)
+			  unsigned procs, uint64_t calls, uint64_t lost, int status)
 {
 	char tmp[PATH_MAX + 16], when[32];
 	time_t now = time(NULL);
@@ -213,6 +225,9 @@ static bool write_capture(const char *path, char **argv, const struct tally *t, 
 		"%llu calls, %zu sizes; the command's wait status %d\n# SIZE COUNT\n", when,
 		STOREBENCH_VERSION, procs, procs == 1 ? "" : "s", (unsigned long long)calls, n,
 		status);
+	if (lost)
+		fprintf(f, "# not counted: %llu calls of sizes past the room of the library's table "
+			"of sizes from 64 KiB up\n", (unsigned long long)lost);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%llu %llu\n", (unsigned long long)t[i].size,
 			(unsigned long long)t[i].calls);
@@ -252,7 +267,7 @@ int cmd_capture(int argc, char **argv)
 	const char *path = NULL;
 	struct tally *t = NULL;
 	unsigned procs = 0;
-	uint64_t calls = 0;
+	uint64_t calls = 0, lost = 0;
 	size_t n = 0;
 	int i = 1, status;
 	bool ok;
@@ -296,19 +311,26 @@ int cmd_capture(int argc, char **argv)
 	}
 	snprintf(prefix, sizeof prefix, "%s/counts", dir);
 	status = run_command(argv, lib, prefix);
-	ok = status != -1 && gather(dir, &t, &n, &procs);
+	ok = status != -1 && gather(dir, &t, &n, &procs, &lost);
 	clean(dir);
 	for (size_t k = 0; k < n; k++)
 		calls += t[k].calls;
 	if (ok && !procs && WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return 127; /* it never ran: the child said why */
-	if (ok && !calls) {
+	if (ok && !calls && !procs && WIFSIGNALED(status)) {
+		fprintf(stderr, "storebench capture: %s ended by signal %d before any program wrote "
+			"its counts (a SIGKILL leaves none)\n", argv[0], WTERMSIG(status));
+		ok = false;
+	} else if (ok && !calls) {
 		fprintf(stderr, "storebench capture: %s made no memset call through the dynamic "
 			"linker (%u program%s wrote counts: a static or setuid program preloads "
 			"nothing)\n", argv[0], procs, procs == 1 ? "" : "s");
 		ok = false;
 	}
-	ok = ok && write_capture(path, argv, t, n, procs, calls, status);
+	if (ok && lost)
+		fprintf(stderr, "storebench capture: %llu calls of sizes from 64 KiB up found the "
+			"library's table full and were not counted\n", (unsigned long long)lost);
+	ok = ok && write_capture(path, argv, t, n, procs, calls, lost, status);
 	free(t);
 	if (!ok)
 		return 2;

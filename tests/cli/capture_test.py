@@ -66,6 +66,15 @@ def counted(tmp):
     check(r.returncode == 0 and all(got.get(s) == n for s, n in want.items()),
           f"a program that execs itself: both images counted ({r.returncode}, {r.stderr[-200:]};"
           f" {[(s, got.get(s), n) for s, n in want.items()]})")
+    # more distinct sizes from 64 KiB up than the library's table holds: the rest said, not lost
+    out = os.path.join(tmp, "many.dist")
+    r = capture(tmp, "-o", out, "--", HELPER, "1", "1", "many")
+    got, comments = counts(out) if os.path.isfile(out) else ({}, [])
+    big = sum(n for s, n in got.items() if 65536 <= s < 65536 + 20000)
+    lost = re.search(r"not counted: (\d+) calls", "".join(comments))
+    check(r.returncode == 0 and lost and big + int(lost.group(1)) == 20000 and big > 10000 and
+          "were not counted" in r.stderr,
+          f"20000 large sizes: counted {big}, the rest said ({comments[:3]}, {r.stderr[-300:]})")
     check(re.search(r"sizes p50 \d+, p90 \d+, p99 \d+, max 100000 bytes", r.stderr),
           f"the quantiles said: {r.stderr[-300:]}")
     # the capture replays: storebench list reads files the run reads
@@ -110,7 +119,9 @@ def errors(tmp):
                        (["--"], "no command to run"),
                        (["--bogus", "--", "true"], "unknown argument '--bogus'"),
                        (["-o", os.path.join(tmp, "nothing.dist"), "--", "/bin/true"],
-                        "made no memset call")):
+                        "made no memset call"),
+                       (["-o", os.path.join(tmp, "killed.dist"), "--", "sh", "-c",
+                         "kill -9 $$"], "ended by signal 9 before any program wrote")):
         r = capture(tmp, *args)
         check(r.returncode in (2, 127) and want in r.stderr,
               f"{args}: exit 2 (127 for a command that cannot run) saying {want!r} "

@@ -1,9 +1,11 @@
 /*
  * memset_calls.c — a program whose memset calls are known, for capture_test.py:
- * `memset_calls THREADS CALLS [wait|exec]`.  Thread t (from 0) calls memset CALLS times with
+ * `memset_calls THREADS CALLS [wait|exec|many]`.  Thread t (from 0) calls memset CALLS times with
  * 100 * (t + 1) bytes and once with 100000 (a size past the capture's flat array); a forked
  * child calls it 5 times with 7 bytes and exits.  With wait it then prints "ready" and sleeps
- * until a signal ends it; with exec it becomes `memset_calls 1 2` (execv, the same process).
+ * until a signal ends it; with exec it becomes `memset_calls 1 2` (execv, the same process);
+ * with many it then calls memset once with each of 20000 sizes from 65536 up (more distinct
+ * large sizes than the capture's table has room for).
  * Plain C.  Every call goes through the dynamic linker (a volatile pointer to memset: the
  * compiler can neither inline it nor see its size).
  */
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
 
 	calls = argc > 2 ? atol(argv[2]) : 0;
 	if (threads < 1 || threads > 64 || calls < 0) {
-		fputs("usage: memset_calls THREADS(1-64) CALLS [wait|exec]\n", stderr);
+		fputs("usage: memset_calls THREADS(1-64) CALLS [wait|exec|many]\n", stderr);
 		return 2;
 	}
 	for (long i = 0; i < threads; i++)
@@ -56,6 +58,15 @@ int main(int argc, char **argv)
 	}
 	if (child < 0 || waitpid(child, NULL, 0) != child)
 		return 3;
+	if (argc > 3 && !strcmp(argv[3], "many")) {
+		char *big = malloc(65536 + 20000);
+
+		if (!big)
+			return 3;
+		for (size_t i = 0; i < 20000; i++)
+			set(big, 1, 65536 + i);
+		free(big);
+	}
 	if (argc > 3 && !strcmp(argv[3], "exec")) {
 		char *again[] = { argv[0], "1", "2", NULL };
 
