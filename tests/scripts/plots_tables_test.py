@@ -753,7 +753,8 @@ def march(storebench, src):
 def mixes(storebench, src):
     """A tiny real run of a distribution file and a bundled one, hot and cold, beside a fixed
     size: table --section mixes has a table per distribution, a block per working set, a row
-    per kernel with its ns per call, GB/s, ratio to memset and set, fastest first; the fixed size
+    per kernel with its ns per call, calls a second (1000 / ns at one thread), GB/s, ratio to
+    memset and set, fastest first; the fixed size
     is in none of them (and the ticks plot and dpdk table have no row of a distribution); plot
     draws mixes-t1 (valid PNG and SVG); without distribution rows a note."""
     tmp = tempfile.mkdtemp(prefix="sb-mixes-")
@@ -771,11 +772,13 @@ def mixes(storebench, src):
         blocks = re.findall(r"(hot|cold) working set of [^,]+, 1 thread; mean call (\d+) "
                             r"bytes =*", r.stdout)
         rows = [c for c in cells(r.stdout.splitlines()) if c[0] in ("memset", "rep_stosb")]
-        ns = [float(c[1]) for c in rows if len(c) == 6]
+        ns = [float(c[1]) for c in rows if len(c) == 7]
+        calls = [float(c[2]) for c in rows if len(c) == 7]
         if r.returncode != 0 or heads != ["small", "gcc-cc1"] or len(blocks) != 4 or \
                 {b[1] for b in blocks if b[0] == "hot"} != {"28", "129"} or len(ns) != 8 or \
                 any(ns[i] > ns[i + 1] for i in range(0, 8, 2)) or \
-                not all(c[5] in ("in", "out", "edge", "open") for c in rows if len(c) == 6):
+                any(abs(c * n - 1e3) > 0.02 * 1e3 for c, n in zip(calls, ns)) or \
+                not all(c[6] in ("in", "out", "edge", "open") for c in rows if len(c) == 7):
             fail("mixes table: %s %s %s: %s" % (heads, blocks, rows, r.stdout[-2500:]))
         dpdk = r.stdout.split("** size distribution")[0]
         if re.search(r"^\s*(28|129)\s", dpdk, re.M) or "4096" not in dpdk:
