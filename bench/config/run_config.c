@@ -608,7 +608,9 @@ static int add_dist(struct run_config *o, const char *spec)
 static int split_dists(struct run_config *o)
 {
 	const char *item = o->call_spec;
-	size_t len = strlen(o->call_spec), used = 0, room = len / 5 + 1 + bundled_dist_count;
+	/* an element is at least 6 characters ("dist:x,") and dist:all adds every bundled one */
+	size_t len = strlen(o->call_spec), used = 0,
+	       room = (len / 6 + 1) * (bundled_dist_count + 1);
 
 	o->call_sizes_spec = calloc(len + 1, 1);
 	o->dists = calloc(room, sizeof *o->dists);
