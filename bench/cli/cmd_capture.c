@@ -170,7 +170,8 @@ static bool gather(const char *dir, struct tally **out, size_t *n, unsigned *pro
 		fclose(f);
 	}
 	closedir(d);
-	qsort(t, m, sizeof *t, by_size);
+	if (m) /* qsort wants an array, even of none */
+		qsort(t, m, sizeof *t, by_size);
 	*n = 0;
 	for (size_t i = 0; i < m; i++) {
 		if (*n && t[*n - 1].size == t[i].size)

@@ -176,7 +176,8 @@ static bool finish(struct weights *l, struct size_dist *d, char *err, size_t err
 	double total = 0, run = 0;
 	size_t n = 0;
 
-	qsort(l->v, l->n, sizeof *l->v, by_size);
+	if (l->n) /* qsort wants an array, even of none */
+		qsort(l->v, l->n, sizeof *l->v, by_size);
 	for (size_t i = 0; i < l->n; i++) {
 		if (n && l->v[n - 1].size == l->v[i].size)
 			l->v[n - 1].w += l->v[i].w;
