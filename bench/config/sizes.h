@@ -50,8 +50,9 @@ struct list_grammar {
 /*
  * A comma-separated list of values and ranges into out (which must start empty).  Ranges:
  * A..B doubles, A..B:xF multiplies by F (F > 1, at most STEP_MAX_DECIMALS decimals), A..B:+S adds S;
- * a range always includes both A and B, on the step grid or not.  With a fractional F the k-th
- * value is A x F^k rounded to the nearest byte (halves up); values that round alike appear once.
+ * a range always includes both A and B, on the step grid or not; of sizes (units), a geometric
+ * step less than sqrt F below B gives way to B.  With a fractional F the k-th value is A x F^k
+ * rounded to the nearest byte (halves up); values that round alike appear once.
  * A geometric range from 0 is 0 and B.  Duplicates are dropped keeping the first, in O(n log n).
  * On error returns false with one line in err naming the element at fault and what is accepted.
  */

@@ -134,6 +134,11 @@ static void fractional(void)
 	       "256,305,363,431,513,611,727,865,1029,1225,1458,1735,2064,2457,2923,3479,4140,"
 	       "4926,5863,6976,8302,9879,11756,13990,16384");
 	expect(&sizes, "1..10:x1.5", "1,2,3,5,8,10");
+	/* a size less than sqrt F below the end gives way to it; threads keep the whole grid */
+	expect(&sizes, "16KiB..100KiB:x2", "16384,32768,65536,102400");
+	expect(&sizes, "16KiB..80KiB:x2", "16384,32768,81920");
+	expect(&sizes, "16KiB..20KiB:x2", "16384,20480");
+	expect(&threads, "1..5:x2", "1,2,4,5");
 	expect(&sizes, "4KiB..1MiB:x2.0", "4096,8192,16384,32768,65536,131072,262144,524288,"
 					  "1048576");
 	CHECK(u64_list_parse("256..64MiB:x1.19", &sizes, &l, err, sizeof err), "%s", err);
