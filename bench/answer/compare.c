@@ -33,6 +33,8 @@ struct compare_memo {
 	int claim_look[2];  /* the planned looks of the duels and of the group's rounds */
 	double claim_p;     /* its p, doubled over the analyses (2: no claim) */
 	enum winner_set claim_side;
+	double sharp_p;     /* the in or out claim's p alike (edge left out), and its side */
+	enum winner_set sharp_side;
 	struct pair claim_duel; /* the duels' pair where they gave the claim (.lo NAN if not) */
 };
 
@@ -279,6 +281,9 @@ struct claim {
 	double p;              /* the chance of a wrong claim (claim_of), doubled over the two
 				* analyses */
 	enum winner_set side;  /* SET_IN, SET_OUT or SET_EDGE: the claim p is of */
+	double sharp_p;        /* the in or out claim's p (sharp_side): made instead of an edge
+				* claim where it passes the same step of Holm's */
+	enum winner_set sharp_side;
 };
 
 static int by_p(const void *a, const void *b)
@@ -318,13 +323,18 @@ static void round_kinds(const size_t *rank, size_t n, const struct point_history
 /*
  * The claim the log ratios d[0..k) to the best make against the band's lower edge e =
  * log(1 - band), and its p, into *side and *p: "in" (above e), "out" (below e) or "edge"
- * (within half the band of it: above e_lo and below e_hi, both tested, the larger p).  Whatever
- * the true ratio, each claim that would be wrong there needs the one-sided test of that wrong
- * side to pass (a false "in" or "edge" below e_lo both need d proven above e_lo, the false
- * "out" or "edge" above e_hi both need d proven below e_hi), so the smallest p of the three
- * is the chance of a wrong claim, with no further correction.  false when out of memory.
+ * (within COMPARE_EDGE of the band of it: above e_lo and below e_hi, both tested, the larger p);
+ * the in or out claim alone into *sharp and *sharp_p.  Whatever the true ratio, each claim
+ * that would be wrong there needs the one-sided test of that wrong side to pass (a false "in"
+ * or "edge" below e_lo both need d proven above e_lo, the false "out" or "edge" above e_hi both
+ * need d proven below e_hi), so the smallest p of the three is the chance of a wrong claim,
+ * with no further correction; and an in or out claim made instead of an edge claim where its
+ * own p passes the same step risks no more (wrong, its wrong side's test passed at that step).
+ * An in or out claim says more than an edge one: a kernel 2 % behind with a tight interval is
+ * in, though the edge (0-6 % behind) is farther from its estimate.  false when out of memory.
  */
-static bool claim_of(const double *d, size_t k, double band, enum winner_set *side, double *p)
+static bool claim_of(const double *d, size_t k, double band, enum winner_set *side, double *p,
+		     enum winner_set *sharp, double *sharp_p)
 {
 	double above, below, above_lo, below_lo, above_hi, below_hi, edge_p;
 
@@ -333,8 +343,8 @@ static bool claim_of(const double *d, size_t k, double band, enum winner_set *si
 	    !signed_rank_p(d, k, log(1 - (1 - COMPARE_EDGE) * band), &above_hi, &below_hi))
 		return false;
 	edge_p = above_lo > below_hi ? above_lo : below_hi;
-	*side = above < below ? SET_IN : SET_OUT;
-	*p = above < below ? above : below;
+	*sharp = *side = above < below ? SET_IN : SET_OUT;
+	*sharp_p = *p = above < below ? above : below;
 	if (edge_p < *p) {
 		*side = SET_EDGE;
 		*p = edge_p;
@@ -351,18 +361,22 @@ static bool claim_over(const struct compare *c, const struct point_history *a,
 		       const struct point_history *b, size_t best, const unsigned char *kind,
 		       double *tmp, struct compare_memo *memo)
 {
-	memo->claim_p = 2;
+	memo->claim_p = memo->sharp_p = 2;
 	memo->claim_duel = (struct pair){ .lo = NAN };
 	for (int want = ROUND_DUEL; want <= ROUND_GROUP; want++) {
 		int k = look_of(tmp, log_ratios(a, b, kind, want, tmp));
-		enum winner_set side;
-		double p, est, lo, hi;
+		enum winner_set side, sharp;
+		double p, sharp_p, est, lo, hi;
 
 		if (!k)
 			continue;
-		if (!claim_of(tmp, (size_t)k, c->band, &side, &p))
+		if (!claim_of(tmp, (size_t)k, c->band, &side, &p, &sharp, &sharp_p))
 			return false;
 		p *= 2;
+		if (2 * sharp_p < memo->sharp_p) {
+			memo->sharp_p = 2 * sharp_p;
+			memo->sharp_side = sharp;
+		}
 		if (p >= memo->claim_p)
 			continue;
 		memo->claim_p = p;
@@ -414,7 +428,8 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 		}
 		if (memo->claim_p > 1)
 			continue; /* no look reached: nothing to claim */
-		cl[m++] = (struct claim){ i, memo->claim_p, memo->claim_side };
+		cl[m++] = (struct claim){ i, memo->claim_p, memo->claim_side, memo->sharp_p,
+					  memo->sharp_side };
 		/* the duels' interval where they gave the claim and have one; else the pair over
 		 * every round */
 		if (!isnan(memo->claim_duel.lo)) {
@@ -425,8 +440,13 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 		}
 	}
 	qsort(cl, m, sizeof *cl, by_p);
-	for (size_t j = 0; j < m && cl[j].p <= COMPARE_ALPHA / COMPARE_LOOKS / (double)(m - j); j++)
-		c->pt[cl[j].point].set = cl[j].side;
+	for (size_t j = 0; j < m; j++) {
+		double step = COMPARE_ALPHA / COMPARE_LOOKS / (double)(m - j);
+
+		if (cl[j].p > step)
+			break;
+		c->pt[cl[j].point].set = cl[j].sharp_p <= step ? cl[j].sharp_side : cl[j].side;
+	}
 	for (size_t r = 1; r < n; r++)
 		open += c->pt[rank[r]].set == SET_OPEN;
 	return open;

@@ -9,8 +9,8 @@
  * The answer asks which kernels are as fast as the group's best, not which single one leads:
  * kernels 1 % apart trade places from run to run, a set of them does not.  Each kernel is
  * tested against the best at the band's lower edge: proven above it, the kernel is in the
- * winner set; proven below, out; proven close to it (within half the band), on the edge;
- * none of these, open.  Holm's step-down over the group's kernels at COMPARE_ALPHA keeps the
+ * winner set; proven below, out; proven slower than the best by less than twice the band, on
+ * the edge; none of these, open.  Holm's step-down over the group's kernels at COMPARE_ALPHA keeps the
  * chance of any wrong claim in a group below it.
  * The CSV's vs_* and winner_set columns, the winners table and the scripts all read these.
  */
@@ -38,8 +38,9 @@ enum winner_set {
 	SET_NONE, /* unranked, or no rounds to pair */
 	SET_IN,   /* proven within the tie band of the best (the best itself is in) */
 	SET_OUT,  /* proven slower than the best by more than the band */
-	SET_EDGE, /* proven on the band's edge, within COMPARE_EDGE of the band from it: neither
-		   * in nor out is worth the rounds it would take, and it moves from run to run */
+	SET_EDGE, /* proven near the band's edge, within COMPARE_EDGE of the band from it (slower
+		   * than the best by less than twice the band): neither in nor out is worth the
+		   * rounds it would take, and it moves from run to run */
 	SET_OPEN, /* none of these yet: more rounds could tell */
 };
 
@@ -81,9 +82,15 @@ extern const char *const winner_set_name[];
 #define COMPARE_LOOKS 6
 #define COMPARE_LOOK_LAST (COMPARE_LOOK_FIRST << (COMPARE_LOOKS - 1))
 
-/* The edge claim's half-width as a share of the band: with a band of 3 %, "edge" is 1.5 % to
- * 4.5 % behind the best. */
-#define COMPARE_EDGE 0.5
+/*
+ * The edge claim's half-width as a share of the band: with a band of 3 %, "edge" is 0 % to 6 %
+ * behind the best.  A kernel's claim needs the one with the widest margin from its true ratio
+ * r proven: in (r - 0.97), out (0.97 - r) or edge (r - 0.94 or 1 - r, the nearer), so at the
+ * whole band no kernel is nearer than 1.5 % to every claim (at r = 0.955 and 0.985), where at
+ * half the band one at 0.9775 was 0.75 % from each and needed four times the pairs.  A wider
+ * edge would claim a kernel faster than the best to be near the edge below it.
+ */
+#define COMPARE_EDGE 1.0
 
 /* The share of the band by which a kernel must lead the group's best in their paired rounds
  * (median log ratio) to take its place (compare.c, keep_best). */
