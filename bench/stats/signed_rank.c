@@ -130,7 +130,7 @@ bool signed_rank_hl(const double *d, size_t n, double level, double *est, double
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i; j < n; j++)
 			walsh[k++] = (d[i] + d[j]) / 2;
-	*est = stats_median(walsh, nw); /* sorts walsh */
+	*est = stats_median_select(walsh, nw); /* three selections, not a sort of n^2 / 2 */
 	if (p) {
 		/* t - 1: the largest C with P(W+ <= C) <= tail; the interval drops C Walsh means
 		 * at each end: [W(C + 1), W(M - C)] */
@@ -140,8 +140,8 @@ bool signed_rank_hl(const double *d, size_t n, double level, double *est, double
 		while (t < nw && cum <= tail)
 			cum += p[++t];
 		if (t > 0 && t <= nw / 2) {
-			*lo = walsh[t - 1];
-			*hi = walsh[nw - t];
+			*lo = stats_select(walsh, nw, t - 1);
+			*hi = stats_select(walsh, nw, nw - t);
 		}
 	} else {
 		double mean = (double)nw / 2;
@@ -149,8 +149,8 @@ bool signed_rank_hl(const double *d, size_t n, double level, double *est, double
 		double t = floor(mean + normal_quantile(tail) * sd - 0.5) + 1;
 
 		if (t >= 1 && t <= (double)(nw / 2)) {
-			*lo = walsh[(size_t)t - 1];
-			*hi = walsh[nw - (size_t)t];
+			*lo = stats_select(walsh, nw, (size_t)t - 1);
+			*hi = stats_select(walsh, nw, nw - (size_t)t);
 		}
 	}
 	free(p);

@@ -5,6 +5,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 int stats_cmp_double(const void *a, const void *b)
@@ -45,6 +46,51 @@ double stats_median(double *x, size_t n)
 		return NAN;
 	qsort(x, n, sizeof *x, stats_cmp_double);
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+double stats_select(double *x, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, at = (ptrdiff_t)k;
+
+	/* Wirth's selection: partition about x[k] until [lo, hi] closes on k */
+	while (lo < hi) {
+		double pivot = x[at], t;
+		ptrdiff_t i = lo, j = hi;
+
+		do {
+			while (x[i] < pivot)
+				i++;
+			while (pivot < x[j])
+				j--;
+			if (i <= j) {
+				t = x[i];
+				x[i++] = x[j];
+				x[j--] = t;
+			}
+		} while (i <= j);
+		if (j < at)
+			lo = i;
+		if (at < i)
+			hi = j;
+	}
+	return x[k];
+}
+
+double stats_median_select(double *x, size_t n)
+{
+	double upper, lower;
+
+	if (!n)
+		return NAN;
+	upper = stats_select(x, n, n / 2);
+	if (n % 2)
+		return upper;
+	/* x[0, n/2) holds the lower half: its largest is the other middle value */
+	lower = x[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (x[i] > lower)
+			lower = x[i];
+	return (lower + upper) / 2;
 }
 
 bool stats_median_ci(double *x, size_t n, double level, double *median, double *lo, double *hi)

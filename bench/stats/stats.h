@@ -35,6 +35,17 @@ int stats_cmp_double(const void *a, const void *b);
 double stats_median(double *x, size_t n);
 
 /*
+ * The k-th smallest of x[0..n) (0-based, k < n) by selection in O(n) expected: x is reordered
+ * so that x[k] holds it, x[0..k) none larger and x(k..n) none smaller.  Where a median or a few
+ * order statistics of many values are wanted again and again (the Walsh averages of a
+ * Hodges–Lehmann interval: n (n + 1) / 2 of them), a sort each time cost more than the rounds.
+ */
+double stats_select(double *x, size_t n, size_t k);
+
+/* The median of n values as stats_median gives it, by stats_select: x reordered, not sorted. */
+double stats_median_select(double *x, size_t n);
+
+/*
  * The median of x[0..n) and its interval at level; sorts x in place.  false (median still set
  * when n > 0) when n is too small for the level.
  */

@@ -1,10 +1,12 @@
 /*
  * stats_test.c — the shared statistics (bench/stats/): the order-statistic interval of a median,
  * the ranks the binomial tail gives, written down from its table, and the values they pick; the
- * median; the lag-1 autocorrelation and batch means; the generator's sequence and draws.
+ * median and selection; the lag-1 autocorrelation and batch means; the generator's sequence and
+ * draws.
  * Plain C, no ISA.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "prng.h"
 #include "stats.h"
@@ -53,6 +55,45 @@ static void test_lag1(void)
 	      "batch means of 1..5: %g %g, the odd last one dropped", x[0], x[1]);
 }
 
+/*
+ * Selection against a sort: every rank of arrays with many ties, runs and random values, each
+ * selected from the array the one before left (as signed_rank_hl selects three in turn), and
+ * the selection's median against stats_median at odd and even lengths.
+ */
+static void test_select(void)
+{
+	enum { N = 301 };
+	double x[N], sorted[N], y[N];
+	uint64_t state = 11;
+
+	for (int shape = 0; shape < 4; shape++)
+		for (size_t n = 1; n <= N; n += n < 12 ? 1 : 37) {
+			for (size_t i = 0; i < n; i++) {
+				double r = (double)prng_below(&state, 1000);
+
+				x[i] = shape == 0 ? r : shape == 1 ? (double)(i % 3) :
+				       shape == 2 ? (double)i : (double)(n - i);
+				sorted[i] = y[i] = x[i];
+			}
+			qsort(sorted, n, sizeof *sorted, stats_cmp_double);
+			for (size_t k = 0; k < n; k++) {
+				double v = stats_select(x, n, k);
+				bool below = true, above = true;
+
+				for (size_t i = 0; i < k; i++)
+					below &= x[i] <= v;
+				for (size_t i = k + 1; i < n; i++)
+					above &= x[i] >= v;
+				CHECK(v == sorted[k] && below && above,
+				      "shape %d, %zu values: rank %zu selected %g, sorted %g", shape, n,
+				      k, v, sorted[k]);
+			}
+			CHECK(stats_median_select(y, n) == stats_median(sorted, n),
+			      "shape %d, %zu values: median by selection %g, by sorting %g", shape, n,
+			      stats_median_select(x, n), stats_median(sorted, n));
+		}
+}
+
 int main(void)
 {
 	/* n, the 0-based ranks of the 95 % interval: P(B < k) for Binomial(n, 1/2) at or below 2.5 % */
@@ -85,6 +126,7 @@ int main(void)
 	      stats_cmp_double(&x[0], &x[0]) == 0, "stats_cmp_double orders ascending");
 	test_prng();
 	test_lag1();
+	test_select();
 	return test_result("stats: binomial ranks for 6..1000 samples, the values they pick, the "
 			   "median, the generator");
 }
