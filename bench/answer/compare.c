@@ -5,6 +5,7 @@
  */
 #include "compare.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -232,7 +233,7 @@ static void settle_order(size_t *rank, size_t n, const struct point_history *con
 		for (size_t r = 0; r + 1 < n; r++) {
 			int m = log_ratios(hist[rank[r]], hist[rank[r + 1]], NULL, 0, tmp);
 
-			if (m && stats_median(tmp, (size_t)m) < 0) {
+			if (m && stats_median_select(tmp, (size_t)m) < 0) {
 				size_t t = rank[r];
 
 				rank[r] = rank[r + 1];
@@ -261,7 +262,7 @@ static void keep_best(size_t *rank, size_t n, size_t prev, const struct point_hi
 	if (at == 0 || at == n)
 		return;
 	m = log_ratios(hist[rank[0]], hist[prev], NULL, 0, tmp);
-	if (!m || stats_median(tmp, (size_t)m) >= log(1 + COMPARE_KEEP_BEST * band))
+	if (!m || stats_median_select(tmp, (size_t)m) >= log(1 + COMPARE_KEEP_BEST * band))
 		return;
 	memmove(rank + 1, rank, at * sizeof *rank);
 	rank[0] = prev;
@@ -272,7 +273,7 @@ static double median_of(const struct point_history *h, double *tmp)
 {
 	int n = point_history_samples(h, MEASURE_COUNTER_GBPS, tmp);
 
-	return n ? stats_median(tmp, (size_t)n) : NAN;
+	return n ? stats_median_select(tmp, (size_t)n) : NAN;
 }
 
 /* One kernel's test against the best: the smaller one-sided p and the claim it would make. */
@@ -393,6 +394,56 @@ static bool claim_over(const struct compare *c, const struct point_history *a,
 	return true;
 }
 
+/* The one-sided normal quantile: z with P(Z > z) = p, for 0 < p < 0.5 (bisection). */
+static double normal_upper(double p)
+{
+	double lo = 0, hi = 40;
+
+	for (int i = 0; i < 60; i++) {
+		double z = (lo + hi) / 2;
+
+		if (0.5 * erfc(z / M_SQRT2) > p)
+			lo = z;
+		else
+			hi = z;
+	}
+	return hi;
+}
+
+/*
+ * The pairs the claim of the log ratios d[0..n) to the best is projected to need, in all, at
+ * one-sided level p: the median and the MAD's standard deviation (robust to the odd stalled
+ * pair) taken as the truth, the claim with the widest margin from that median (in, out or edge:
+ * claim_of's), sqrt(n) x margin / sd reaching the level's normal quantile, 1.1 times that for
+ * the signed-rank test's efficiency and its small-sample steps, then the planned look that
+ * reads it.  INT_MAX past the last look, or when the median sits where no claim has a margin.
+ * d is reordered.  What run_loop.c gives the duels to: the groups whose open kernels can be
+ * settled within the budget first.
+ */
+static int pairs_needed(double *d, size_t n, double band, double p)
+{
+	double med, sd, margin, need, e = log(1 - band);
+	double e_lo = log(1 - (1 + COMPARE_EDGE) * band), e_hi = log(1 - (1 - COMPARE_EDGE) * band);
+
+	if (n < 4)
+		return INT_MAX;
+	med = stats_median_select(d, n);
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(d[i] - med);
+	sd = 1.4826 * stats_median_select(d, n);
+	if (sd < 1e-3)
+		sd = 1e-3;
+	margin = fabs(med - e);
+	if (med > e_lo && med < e_hi && fmin(med - e_lo, e_hi - med) > margin)
+		margin = fmin(med - e_lo, e_hi - med);
+	need = 1.1 * pow(normal_upper(p) * sd / margin, 2);
+	if (margin < 1e-4 || need > COMPARE_LOOK_LAST)
+		return INT_MAX;
+	for (int at = COMPARE_LOOK_FIRST;; at *= 2)
+		if (at >= need)
+			return at;
+}
+
 /*
  * The winner set of the n ranked points rank[] (rank[0] the best): each other kernel's log
  * ratios to the best make one claim (claim_of) by the signed-rank test, once over the rounds
@@ -449,6 +500,24 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 	}
 	for (size_t r = 1; r < n; r++)
 		open += c->pt[rank[r]].set == SET_OPEN;
+	/* what each open kernel's claim is projected to need, over the duels where there are
+	 * some, at the level of Holm's first step among the open ones */
+	for (size_t r = 1; r < n; r++) {
+		struct compare_point *p = &c->pt[rank[r]];
+		int duels = log_ratios(hist[rank[r]], hist[rank[0]], kind, ROUND_DUEL, tmp), k = duels;
+
+		if (p->set != SET_OPEN)
+			continue;
+		if (k < COMPARE_LOOK_FIRST / 2)
+			k = log_ratios(hist[rank[r]], hist[rank[0]], kind, ROUND_GROUP, tmp);
+		p->more = pairs_needed(tmp, (size_t)k, c->band,
+				       COMPARE_ALPHA / COMPARE_LOOKS / 2 / (double)open);
+		/* reached and still open: the projection was short, so at least the next look */
+		while (p->more != INT_MAX && p->more <= duels)
+			p->more = p->more < COMPARE_LOOK_LAST ? 2 * p->more : INT_MAX;
+		if (p->more != INT_MAX)
+			p->more -= duels;
+	}
 	return open;
 }
 

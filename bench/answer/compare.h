@@ -119,6 +119,9 @@ struct compare_point {
 	struct pair memset;/* against its group's memset (VERDICT_NONE for memset or without one) */
 	struct pair best;  /* against its group's best (VERDICT_NONE for the best itself) */
 	enum winner_set set; /* in, out or open against the best */
+	int more;          /* open: the duels its claim is projected to need still (compare.c,
+			    * pairs_needed), INT_MAX when none is in sight by the last look;
+			    * 0 otherwise */
 };
 
 /* The kernel every other is also paired with: what a program gets without choosing. */

@@ -20,6 +20,11 @@
  * options.def. */
 #define REPETITIONS_MAX 100000
 #define ROUNDS_MAX 1000
+
+/* Rounds of a run with its contests: a contest round may be a single duel, and the duels a
+ * run's claims can use (COMPARE_LOOK_LAST for each open kernel) are its real bound; this one
+ * only stops a runaway. */
+#define CONTEST_ROUNDS_MAX 100000
 #define TIE_BAND_DEFAULT 0.03        /* --tie-band: a paired ratio within 1 +- 3 % is a tie */
 #define TIE_BAND_MAX 0.5
 #define BUDGET_MAX_S 86400           /* --budget: a day */

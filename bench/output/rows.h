@@ -27,6 +27,8 @@ struct point_slot {
 	unsigned quality;           /* enum quality_reason bits of every round (and the canary) */
 	bool remeasured;            /* some round measured it twice (quality.h) */
 	bool failed;                /* a round failed verification: the row stays that round's */
+	double visit_s;             /* the wall time of its last measurement, everything in:
+				     * what the next costs (run_loop.c gives duels by it) */
 };
 
 /* Rows written with a quality flag, and how many carry each reason (bit b of the mask). */

@@ -5,6 +5,7 @@
  */
 #include "run_loop.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,15 +61,32 @@ static int samples_of(const struct run_mem *mem, size_t i)
 	return mem->slots[i].hist ? mem->slots[i].hist->nsample : 0;
 }
 
+/* The rounds points i and j were both measured in: the pairs of their ratio. */
+static int pairs_of(const struct run_mem *mem, size_t i, size_t j)
+{
+	const struct point_history *a = mem->slots[i].hist, *b = mem->slots[j].hist;
+	int x = 0, y = 0, n = 0;
+
+	while (a && b && x < a->nsample && y < b->nsample) {
+		int ra = a->sample_round[x], rb = b->sample_round[y];
+
+		n += ra == rb;
+		x += ra <= rb;
+		y += rb <= ra;
+	}
+	return n;
+}
+
 /*
  * Mark group g's points of the next contest round in active; how many.  Until the best has the
  * rounds Holm's first step needs (compare_screening_pairs), every open kernel and the best;
- * then a duel: the best and the open kernel with the fewest samples, so over the following
- * rounds each open kernel is measured right beside the best in turn (a pair a few milliseconds
- * apart shares the host's speed state, one ten kernels apart does not:
- * ../shared/research/pairing-measured.md).  A kernel with samples for the last look
- * (COMPARE_LOOK_LAST duels) is not measured again: more could not change its claim.  0 when
- * no kernel is left to measure beside the best.
+ * then a duel: the best and the open kernel with the fewest pairs with it, so over the
+ * following rounds each open kernel is measured right beside the best in turn (a pair a few
+ * milliseconds apart shares the host's speed state, one ten kernels apart does not:
+ * ../shared/research/pairing-measured.md).  A kernel with pairs for the last look
+ * (COMPARE_LOOK_LAST duels) is not measured again: more could not change its claim.  Pairs,
+ * not samples: a kernel's duels beside a best that lost its place pair with nothing now.  0
+ * when no kernel is left to measure beside the best.
  */
 static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
 {
@@ -78,17 +96,23 @@ static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
 	bool duel = samples_of(mem, best) >= screening;
 
 	active[best] = true;
+	int fewest = INT_MAX;
+
 	for (size_t m = gr->start[g]; m < gr->start[g + 1]; m++) {
 		size_t i = gr->member[m];
+		int pairs;
 
-		if (mem->cmp.pt[i].set != SET_OPEN || i == best ||
-		    samples_of(mem, i) >= screening + COMPARE_LOOK_LAST)
+		if (mem->cmp.pt[i].set != SET_OPEN || i == best)
+			continue;
+		pairs = pairs_of(mem, i, best);
+		if (pairs >= screening + COMPARE_LOOK_LAST)
 			continue;
 		if (!duel) {
 			active[i] = true;
 			n++;
-		} else if (pick == (size_t)-1 || samples_of(mem, i) < samples_of(mem, pick)) {
+		} else if (pairs < fewest) {
 			pick = i;
+			fewest = pairs;
 		}
 	}
 	if (pick != (size_t)-1) {
@@ -102,31 +126,112 @@ static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
 }
 
 /*
+ * The seconds group g's open kernels are projected to need still: each one's duels still to
+ * run (compare.h, more) at the cost of its last measurement and the best's, the group's own
+ * figure; HUGE_VAL when one's claim is not in sight.  0 while the group is still screened
+ * (no projection yet: it is measured whatever).
+ */
+static double group_need_s(const struct run_mem *mem, size_t g)
+{
+	const struct groups *gr = &mem->groups;
+	size_t best = mem->cmp.leader[g];
+	double need = 0;
+
+	if (samples_of(mem, best) < compare_screening_pairs(gr->start[g + 1] - gr->start[g]))
+		return 0;
+	for (size_t m = gr->start[g]; m < gr->start[g + 1]; m++) {
+		size_t i = gr->member[m];
+		int more = mem->cmp.pt[i].more;
+
+		if (mem->cmp.pt[i].set != SET_OPEN || i == best)
+			continue;
+		if (more == INT_MAX)
+			return HUGE_VAL;
+		need += more * (mem->slots[i].visit_s + mem->slots[best].visit_s);
+	}
+	return need;
+}
+
+/* Orders groups by the seconds they need (need[]), for qsort. */
+static const double *need_order;
+
+static int by_need(const void *a, const void *b)
+{
+	double x = need_order[*(const size_t *)a], y = need_order[*(const size_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Which undecided groups take part in the next contest round, into take[]: those whose open
+ * kernels are projected to be settled within the budget left, fewest seconds first, as many
+ * as fit together (a run's answer is decided group by group, and duels spent on a group that
+ * cannot be settled in time settle nothing); every undecided group when none fits, so the
+ * budget still buys pairs.  Projections are taken afresh each round, so a group left out comes
+ * back once the others are settled or its own figures improve.  false when out of memory.
+ */
+static bool groups_taken(const struct run_mem *mem, const struct run_config *o, bool *take)
+{
+	const struct groups *gr = &mem->groups;
+	double *need = malloc((gr->ngroups ? gr->ngroups : 1) * sizeof *need);
+	size_t *order = malloc((gr->ngroups ? gr->ngroups : 1) * sizeof *order), n = 0;
+	double left = o->budget_s - progress_elapsed(), sum = 0;
+
+	if (!need || !order) {
+		free(need);
+		free(order);
+		return false;
+	}
+	for (size_t g = 0; g < gr->ngroups; g++) {
+		take[g] = false;
+		if (mem->cmp.answer[g] != VERDICT_UNDECIDED || mem->cmp.leader[g] == (size_t)-1)
+			continue;
+		need[g] = group_need_s(mem, g);
+		order[n++] = g;
+	}
+	need_order = need;
+	qsort(order, n, sizeof *order, by_need);
+	for (size_t k = 0; k < n && sum + need[order[k]] <= left; k++) {
+		sum += need[order[k]];
+		take[order[k]] = true;
+	}
+	if (n && !take[order[0]])
+		for (size_t k = 0; k < n; k++)
+			take[order[k]] = true;
+	free(need);
+	free(order);
+	return true;
+}
+
+/*
  * After the planned rounds, a contest round of every group with open kernels (contest_of),
  * each group's points back to back, appended to mem->order, unless no kernel is open,
- * ROUNDS_MAX is reached or the round would end past --budget (its time estimated from the
+ * CONTEST_ROUNDS_MAX is reached or the round would end past --budget (its time estimated from the
  * rounds so far, per point measured).  Kernels proven in or out are not measured again.
  * Returns the end of the round's entries in mem->order, or 0 when no round follows.
  */
 static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, int round)
 {
 	size_t undecided = mem->cmp.count[VERDICT_UNDECIDED], n = 0, *grown;
-	bool *active;
+	bool *active, *take;
 	double weight = 0, per_point = progress_elapsed() / (double)mem->norder;
 
-	if (o->rounds < 2 || o->budget_s <= 0 || !undecided || round >= ROUNDS_MAX)
+	if (o->rounds < 2 || o->budget_s <= 0 || !undecided || round >= CONTEST_ROUNDS_MAX)
 		return 0;
 	active = calloc(mem->npts ? mem->npts : 1, sizeof *active);
+	take = calloc(mem->groups.ngroups ? mem->groups.ngroups : 1, sizeof *take);
 	grown = realloc(mem->order, (mem->norder + mem->npts) * sizeof *grown);
 	if (grown)
 		mem->order = grown;
-	if (!active || !grown) {
+	if (!active || !take || !grown || !groups_taken(mem, o, take)) {
 		free(active);
+		free(take);
 		return 0; /* out of memory for one more round: the rounds so far stand */
 	}
 	for (size_t g = 0; g < mem->groups.ngroups; g++)
-		if (mem->cmp.answer[g] == VERDICT_UNDECIDED && mem->cmp.leader[g] != (size_t)-1)
+		if (take[g])
 			n += contest_of(mem, g, active);
+	free(take);
 	if (progress_elapsed() + per_point * (double)n > o->budget_s) {
 		free(active);
 		return 0;
@@ -185,7 +290,9 @@ static int measure_one(struct measure_env *env, struct run_mem *mem, struct rows
 	env->stall = k == 0 && o->stall_ms > 0;
 	env->round = r;
 	env->turn_start = group_starts(mem, k);
+	slot->visit_s = progress_elapsed();
 	rc = measure_point(env, p, &slot->hist, &res);
+	slot->visit_s = progress_elapsed() - slot->visit_s;
 	if (rc < 0)
 		return -1;
 	slot->stats = res.stats;

@@ -6,6 +6,7 @@
  * winners and crossovers they print, on constructed samples.
  * Plain C, no ISA.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,34 @@ static void check_looks(const struct point *pts, const struct groups *g)
 	}
 }
 
+/* rep_stosb 1.5 % behind memset, +-30 % in turn: no claim in sight by the last look */
+static double wild(int r) { return host(r) * (r % 3 == 0 ? 1.3 : r % 3 == 1 ? 1 : 0.7); }
+
+/*
+ * What an open kernel is projected to need (compare.h, more), which run_loop.c gives the
+ * duels by: rep_stosb slowed late, open after 31 rounds, needs a look's worth more (16 to 512
+ * pairs); one 1.5 % behind with +-30 % noise none in sight (INT_MAX); the decided ones none.
+ */
+static void check_projection(const struct point *pts, const struct groups *g)
+{
+	struct point_history *hist[NK * NS] = { 0 };
+	struct compare c;
+
+	judge_three(&c, hist, pts, g, 31, LATE_SLOWDOWN);
+	CHECK(c.pt[NS].set == SET_OPEN && c.pt[NS].more >= COMPARE_LOOK_FIRST &&
+	      c.pt[NS].more <= COMPARE_LOOK_LAST && c.pt[2 * NS].more == 0 && c.pt[0].more == 0,
+	      "open after 31 rounds: %d pairs more (want %d..%d); decided: %d, the best %d",
+	      c.pt[NS].more, COMPARE_LOOK_FIRST, COMPARE_LOOK_LAST, c.pt[2 * NS].more, c.pt[0].more);
+	release(hist, &c);
+	judge_three(&c, hist, pts, g, 31,
+		    (const struct spec[NK]){ { 100, flat, NULL }, { 98.5, wild, NULL },
+					       { 50, flat, NULL } });
+	CHECK(c.pt[NS].set == SET_OPEN && c.pt[NS].more == INT_MAX,
+	      "+-30 %% noise: %s, %d pairs more (want none in sight)", winner_set_name[c.pt[NS].set],
+	      c.pt[NS].more);
+	release(hist, &c);
+}
+
 /* Round r of base x factor(r) appended to h. */
 static void append_round(struct point_history *h, double base, double (*factor)(int), int r)
 {
@@ -519,6 +548,7 @@ int main(void)
 	check_edge(pts, &g);
 	check_wide_edge(pts, &g);
 	check_twin_control();
+	check_projection(pts, &g);
 	check_memo(pts, &g);
 	check_lag_noise(pts, &g);
 	groups_free(&g);
