@@ -5,7 +5,7 @@
 # flags drift; a run killed outright (SIGKILL) keeps on disk every row a canary sample made final,
 # and with rounds every row over the rounds that had ended.
 # Usage: rounds_test.py <storebench> <csv_columns.def> rounds|canary|canary_sigkill|rounds_sigkill|
-#        rewrite_sigkill
+#        rewrite_sigkill|contest_rewrites
 import json
 import os
 import random
@@ -468,6 +468,38 @@ def rewrite_sigkill():
               f"({len(left)} killed mid-rewrite left their <csv>.<pid>.tmp beside it)")
 
 
+def contest_rewrites():
+    """The contests' rounds of --budget, a duel of a few milliseconds each, rewrite the CSV at
+    most once a second (every rewrite is a new file renamed into place: a new inode, a new
+    modification time), the planned rounds after each; the last rewrite holds the rounds every point got, the contests'
+    included (the old code rewrote it after every duel, some hundreds of times here)."""
+    sweep = ["--kernels", "memset,memset_twin", "--call", "4KiB", "--threads", "1",
+             "--rounds", "2", "--budget", "3", "--tie-band", "0.0001", "--min-time", "0.0002",
+             "--canary", "off"]
+    with tempfile.TemporaryDirectory() as d:
+        _, path, p, err, reading, _ = killable(sweep, d, "c.csv")
+        inodes, t0 = set(), time.monotonic()
+        while p.poll() is None:
+            try:
+                st = os.stat(path)
+                inodes.add((st.st_ino, st.st_mtime_ns, st.st_size))
+            except FileNotFoundError:
+                pass
+            time.sleep(0.001)
+        wall = time.monotonic() - t0
+        reading.join(10)
+        run_ = reader.load(path)
+        rounds = {int(x["rounds"]) for x in run_.rows}
+        check(p.returncode == 0 and min(rounds) > 20,
+              f"exit {p.returncode}, rounds {sorted(rounds)}: want the contests' duels in the "
+              f"rows (over 20 rounds each)")
+        check(len(inodes) <= wall + 4,
+              f"{len(inodes)} rewrites of the CSV in {wall:.1f} s, want at most one a second "
+              f"(and the planned rounds' and the last)")
+        print(f"ok: {len(inodes)} rewrites in {wall:.1f} s of {max(rounds)} rounds")
+
+
 {"rounds": rounds, "canary": canary, "canary_sigkill": canary_sigkill,
- "rounds_sigkill": rounds_sigkill, "rewrite_sigkill": rewrite_sigkill}[PART]()
+ "rounds_sigkill": rounds_sigkill, "rewrite_sigkill": rewrite_sigkill,
+ "contest_rewrites": contest_rewrites}[PART]()
 sys.exit(check.finish(f"rounds {PART}"))
