@@ -523,6 +523,12 @@ static size_t winner_set(struct compare *c, const size_t *rank, size_t n,
 
 bool compare_update(struct compare *c, const struct point_history *const *hist, bool paired)
 {
+	return compare_update_touched(c, hist, paired, NULL);
+}
+
+bool compare_update_touched(struct compare *c, const struct point_history *const *hist,
+			    bool paired, const bool *touched)
+{
 	const struct groups *g = c->g;
 	size_t *rank = malloc((g->npoints ? g->npoints : 1) * sizeof *rank);
 	struct claim *cl = malloc((g->npoints ? g->npoints : 1) * sizeof *cl);
@@ -535,9 +541,10 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 	for (size_t i = 0; i < g->npoints; i++) {
 		if (hist[i] && hist[i]->nrep > (int)cap)
 			cap = (size_t)hist[i]->nrep;
-		for (int s = 0; hist[i] && s < hist[i]->nsample; s++)
-			if (hist[i]->sample_round[s] + 1 > rounds)
-				rounds = hist[i]->sample_round[s] + 1;
+		/* samples are kept in round order: the last is the latest */
+		if (hist[i] && hist[i]->nsample &&
+		    hist[i]->sample_round[hist[i]->nsample - 1] + 1 > rounds)
+			rounds = hist[i]->sample_round[hist[i]->nsample - 1] + 1;
 	}
 	tmp = malloc(cap * sizeof *tmp);
 	kind = malloc((size_t)rounds);
@@ -552,6 +559,11 @@ bool compare_update(struct compare *c, const struct point_history *const *hist, 
 	memset(c->count, 0, sizeof c->count);
 	for (size_t k = 0; ok && k < g->ngroups; k++) {
 		size_t n = 0, base = (size_t)-1;
+
+		if (touched && !touched[k]) {
+			c->count[c->answer[k]]++;
+			continue;
+		}
 
 		for (size_t m = g->start[k]; m < g->start[k + 1]; m++) {
 			size_t i = g->member[m];

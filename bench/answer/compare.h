@@ -163,6 +163,15 @@ void compare_free(struct compare *c);
  */
 bool compare_update(struct compare *c, const struct point_history *const *hist, bool paired);
 
+/*
+ * compare_update for the groups touched[g] only (every group when touched is NULL), the others
+ * kept as the last update left them: a contest round may measure one group of dozens, and
+ * judging all of them again after every duel cost a quick run 9.6 of its 75 s (the Turin
+ * guest, 2026-12-06).  The counts are over every group.
+ */
+bool compare_update_touched(struct compare *c, const struct point_history *const *hist,
+			    bool paired, const bool *touched);
+
 /* The pairs of the whole group's rounds a group of k kernels needs before Holm's first step
  * can put anything in or out: the first look at which twice 2^-n (the smallest p of n pairs,
  * doubled over the two analyses) is within COMPARE_ALPHA / COMPARE_LOOKS / (k - 1). */

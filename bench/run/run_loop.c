@@ -253,22 +253,32 @@ static size_t adaptive_round(struct run_mem *mem, const struct run_config *o, in
 	return mem->norder;
 }
 
-/* Rank and pair the groups from the slots' histories (a failed point is left out). */
-static bool compare_slots(struct run_mem *mem, bool paired)
+/*
+ * Rank and pair the groups from the slots' histories (a failed point is left out): those of
+ * the points mem->order[from, to) measured, or every group when from == to.
+ */
+static bool compare_slots(struct run_mem *mem, bool paired, size_t from, size_t to)
 {
 	const struct point_history **hist = malloc((mem->npts ? mem->npts : 1) * sizeof *hist);
+	bool *touched = from < to ? calloc(mem->groups.ngroups ? mem->groups.ngroups : 1,
+					   sizeof *touched) : NULL;
 	bool ok;
 
-	if (!hist) {
+	if (!hist || (from < to && !touched)) {
 		fprintf(stderr, "storebench run: out of memory for the comparisons\n");
+		free(hist);
+		free(touched);
 		return false;
 	}
 	for (size_t i = 0; i < mem->npts; i++)
 		hist[i] = mem->slots[i].failed ? NULL : mem->slots[i].hist;
-	ok = compare_update(&mem->cmp, hist, paired);
+	for (size_t k = from; k < to; k++)
+		touched[mem->groups.group[mem->order[k]]] = true;
+	ok = compare_update_touched(&mem->cmp, hist, paired, touched);
 	if (!ok)
 		fprintf(stderr, "storebench run: out of memory for the comparisons\n");
 	free(hist);
+	free(touched);
 	return ok;
 }
 
@@ -363,7 +373,8 @@ int run_loop(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
 		if (k < end || o->rounds == 1)
 			break;
 		/* a whole round just ended: every row holds one more, and the groups are judged */
-		if (!compare_slots(mem, true)) {
+		/* the planned rounds judge every group; a contest round those it measured */
+		if (!compare_slots(mem, true, r < o->rounds ? 0 : first, r < o->rounds ? 0 : k)) {
 			status = 1;
 			break;
 		}
@@ -378,7 +389,7 @@ int run_loop(struct measure_env *env, struct run_mem *mem, struct rows_out *w,
 	if (o->canary && !slots_canary_step(&mem->canary, mem->slots, mem->npts, mem->order,
 					    mem->regime, k, o->rounds > 1))
 		status = 1;
-	if (!compare_slots(mem, o->rounds > 1))
+	if (!compare_slots(mem, o->rounds > 1, 0, 0))
 		status = 1;
 	if (!w->failed && o->rounds > 1)
 		rows_rewrite(w, o->canary ? &mem->canary : NULL, true);

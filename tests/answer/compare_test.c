@@ -418,6 +418,42 @@ static void check_projection(const struct point *pts, const struct groups *g)
 	release(hist, &c);
 }
 
+/*
+ * compare_update_touched judges the groups a round measured and keeps the others: with group 1's
+ * histories gone, an update of group 0 alone leaves group 1 decided as it was, one of every
+ * group finds it unranked; the counts are over every group either way.
+ */
+static void check_touched(const struct point *pts, const struct groups *g)
+{
+	struct point_history *hist[NK * NS] = { 0 }, *kept[NK];
+	const bool only_first[NS] = { true };
+	struct compare c;
+	size_t total;
+
+	judge_three(&c, hist, pts, g, ROUNDS,
+		    (const struct spec[NK]){ { 100, noise_a, NULL }, { 100, noise_b, NULL },
+					       { 95, noise_c, NULL } });
+	for (int k = 0; k < NK; k++) {
+		kept[k] = hist[k * NS + 1];
+		hist[k * NS + 1] = NULL;
+	}
+	CHECK(compare_update_touched(&c, (const struct point_history *const *)hist, true,
+				     only_first), "update of group 0");
+	total = c.count[VERDICT_NONE] + c.count[VERDICT_DECIDED] + c.count[VERDICT_TIE] +
+		c.count[VERDICT_UNDECIDED];
+	CHECK(c.answer[1] == VERDICT_DECIDED && c.pt[NS + 1].set == SET_IN &&
+	      c.count[VERDICT_DECIDED] == NS && total == NS,
+	      "group 1 untouched: %s, %zu of %zu groups decided", verdict_name[c.answer[1]],
+	      c.count[VERDICT_DECIDED], total);
+	CHECK(compare_update(&c, (const struct point_history *const *)hist, true), "update");
+	CHECK(c.answer[1] == VERDICT_NONE && c.count[VERDICT_DECIDED] == NS - 1,
+	      "every group judged: group 1 %s (want none: no histories)",
+	      verdict_name[c.answer[1]]);
+	for (int k = 0; k < NK; k++)
+		hist[k * NS + 1] = kept[k];
+	release(hist, &c);
+}
+
 /* Round r of base x factor(r) appended to h. */
 static void append_round(struct point_history *h, double base, double (*factor)(int), int r)
 {
@@ -549,6 +585,7 @@ int main(void)
 	check_wide_edge(pts, &g);
 	check_twin_control();
 	check_projection(pts, &g);
+	check_touched(pts, &g);
 	check_memo(pts, &g);
 	check_lag_noise(pts, &g);
 	groups_free(&g);
