@@ -14,7 +14,9 @@ replay  two nights of the committed recording (results/turin-vm/aa-nights-202612
         state (its kernel held: exit 0), the copy with every point 40 % slower is one
         machine-wide change; a synthetic night's points lie within their recorded rounds; the
         injection scales exactly one kernel's GB/s and ratios to memset and keeps the CSV's
-        metadata and header.
+        metadata and header.  The scatter rule by construction: a kernel 40 % slower on a night
+        whose kernels scatter 2.5 % fails where every night is judged and makes the night
+        inconclusive at a limit of 2 %; a quiet night is judged.
 errors  no recording, an empty folder, one night, a corrupt .tar.xz, a samples file that is not
         one (a wrong header, or not xz), a bad --calibration-pairs, no synthetic night: exit
         status 2 with one line.
@@ -85,11 +87,16 @@ def replay(tmp):
     # one run of the command (each replay runs compare.py): 40 synthetic nights, the one pair
     # through the whole gate, as is and with the injected changes, a threshold given
     r = calibrate_cli(rec, "--calibration-table", table, "--calibration-nights", "40",
-                      "--calibration-pairs", "1", "--kernel-threshold", "10")
+                      "--calibration-pairs", "1", "--kernel-threshold", "10",
+                      # two nights, each the other's only reference: most synthetic draws of
+                      # them scatter past 2 %, so judge up to 5 %
+                      "--kernel-scatter-max", "5")
     line = r.stdout.strip()
     check(r.returncode == 0 and re.fullmatch(r"false alarms \d+ of 40 nights \(upper 95 % "
-                                             r"[0-9.]+ %\); caught \d+ of 40 injected 20 % "
-                                             r"single-kernel slowdowns", line),
+                                             r"[0-9.]+ %\); caught \d+ of \d+ injected 20 % "
+                                             r"single-kernel slowdowns(; \d+ of 40 slowed "
+                                             r"nights and \d+ of 40 A/A nights too disturbed "
+                                             r"to judge a kernel \(inconclusive\))?", line),
           f"40 synthetic nights: {line!r} ({r.stderr[-300:]})")
     with open(table) as f:
         text = f.read()
@@ -99,6 +106,7 @@ def replay(tmp):
                  "| one kernel 5 % slower |", "| one kernel 30 % slower |",
                  "| every point 20 % slower: one machine-wide event |",
                  "| every point 40 % slower: one machine-wide event |", "\n| 1 | ",
+                 "| scatter limit | ", "| **5.0 %** | ", "| 2.0 % | ", "A/A inconclusive",
                  "| one kernel 20 % slower | 1 | 1 |\n"):
         check(want in text, f"the table has {want!r}:\n{text}")
 
@@ -149,10 +157,11 @@ def replay(tmp):
     check(len(fig["aa"]) == 7 and all(len(v) == 7 for v in fig["slow"].values()) and
           fig == calibrate.kernel_figures(nights, limits, 7, 1),
           "kernel_figures: one figure per synthetic night and change, the same for one seed")
-    check(max(r for r, _ in fig["slow"][30]) < 0.83 and
-          all(len(m) == 2 for night in fig["aa"] for m in night),
+    check(max(m[0] for m, _ in fig["slow"][30]) < 0.83 and
+          all(len(m) == 2 for night, _ in fig["aa"] for m in night) and
+          all(0 <= sc < 1 for _, sc in fig["aa"]),
           f"on these nights (seed 1) a kernel 30 % slower moves below 0.83, each move a ratio "
-          f"and a z: {fig['slow'][30]}")
+          f"and a z, each night's scatter a fraction: {fig['slow'][30]}")
 
     # the injection itself: one kernel's numbers scaled, no other's, metadata and header kept
     out = os.path.join(tmp, "slowed.csv")
@@ -204,6 +213,23 @@ def outlier_rule(limits):
     gate.against_kernels(pts, disturbed, limits)
     check(pts[0]["status"] == "unconfirmed" and "scattered" in pts[0]["why"],
           f"its point is unconfirmed, the scatter said: {pts[0]}")
+    # a kernel 40 % slower stands out of a night scattered 2.5 %: it fails where every night
+    # is judged, and makes the night inconclusive where such a night is too disturbed (2 %)
+    def far(spread):
+        return {p: (0.6 if p.startswith("k0/") else g, None) for p, (g, _) in night(spread).items()}
+    wide = gate.kernel_moves(far(0.025), refs)
+    scatter = gate.moves_scatter(wide)
+    for top, status, exit_ in ((None, "regression", 1), (0.02, "unconfirmed", gate.INCONCLUSIVE)):
+        lim = dict(limits, kernel_scatter_max=top)
+        pts = [dict(name="k0/size:1", status="regression", why="x memset 0.6")]
+        gate.against_kernels(pts, wide, lim)
+        check(gate.kernel_apart(wide["k0"], lim) and pts[0]["status"] == status and
+              gate.verdict(pts) == exit_ and (top is None or "too disturbed" in pts[0]["why"]),
+              f"scatter {scatter:.3f}, limit {top}: {pts[0]}, exit {gate.verdict(pts)}")
+    quiet_pts = [dict(name="k0/size:1", status="regression", why="x memset 0.85")]
+    gate.against_kernels(quiet_pts, quiet, dict(limits, kernel_scatter_max=0.02))
+    check(gate.moves_scatter(quiet) < 0.02 and quiet_pts[0]["status"] == "regression",
+          f"a quiet night ({gate.moves_scatter(quiet):.4f}) is judged: {quiet_pts[0]}")
 
 
 def errors(tmp):

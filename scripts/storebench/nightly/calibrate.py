@@ -53,6 +53,7 @@ PAIRS = 10                   # pairs of recorded nights replayed with the inject
 BLOCK = 3                    # consecutive rounds a synthetic night draws together
 THRESHOLDS = (0.10, 0.12, 0.13, 0.15, 0.17, 0.20)  # kernel thresholds the table compares
 OUTLIER_ZS = (None, 2.5, 3.0, 3.5, 4.0, 5.0)      # kernel outlier cuts it compares (None: off)
+SCATTERS = (None, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05)  # scatter limits it compares (None: off)
 # P % slower is P % more time, GB/s / (1 + P/100), as storebench's --inject-slowdown makes it
 # (a 20 % slowdown reads 0.833 of the GB/s).
 
@@ -226,9 +227,10 @@ def kernel_figures(nights, limits, count, seed):
     """Draw count synthetic A/A nights (each from a recorded night, against references drawn
     from gate.KERNEL_REFERENCE_NIGHTS other recorded nights, all resampled) and judge each
     with the gate's kernel rule (gate.kernel_moves), as is and changed.  Returns
-    dict(aa: each night's kernel moves, slow: {pct: the slowed kernel's move}, shift: {pct:
-    [(machine-wide change reported, the night's kernel moves)]}); a move is (ratio, z) as
-    gate.kernel_moves gives them."""
+    dict(aa: [(each night's kernel moves, their scatter)], slow: {pct: [(the slowed kernel's
+    move, the night's scatter)]}, shift: {pct: [(machine-wide change reported, the night's
+    kernel moves, their scatter)]}); a move is (ratio, z) as gate.kernel_moves gives them, a
+    scatter as gate.moves_scatter."""
     rng = random.Random(seed)
     rounds = [_rounds(n) for n in nights]
     good = [gate.good_by_point(n.csv) for n in nights]
@@ -241,15 +243,17 @@ def kernel_figures(nights, limits, count, seed):
         tonight = synthetic(rounds[i], good[i], rng)
         refs = [synthetic(rounds[j], good[j], rng) for j in others]
         moves = gate.kernel_moves(tonight, refs, kinds)
-        out["aa"].append(_pairs(moves))
+        out["aa"].append((_pairs(moves), gate.moves_scatter(moves)))
         for pct in SLOWDOWNS:
             k = rng.choice(sorted(moves))
-            m = gate.kernel_moves(_scaled(tonight, k, pct), refs, kinds)[k]
-            out["slow"][pct].append((m["ratio"], m["z"]))
+            slowed = gate.kernel_moves(_scaled(tonight, k, pct), refs, kinds)
+            m = slowed[k]
+            out["slow"][pct].append(((m["ratio"], m["z"]), gate.moves_scatter(slowed)))
         for pct in SHIFTS:
             changed = _scaled(tonight, "*", pct)
-            out["shift"][pct].append((bool(_shift_of(changed, refs, limits)),
-                                      _pairs(gate.kernel_moves(changed, refs, kinds))))
+            moved = gate.kernel_moves(changed, refs, kinds)
+            out["shift"][pct].append((bool(_shift_of(changed, refs, limits)), _pairs(moved),
+                                      gate.moves_scatter(moved)))
     return out
 
 
@@ -258,18 +262,32 @@ def _pairs(moves):
     return [(m["ratio"], m["z"]) for m in moves.values()]
 
 
-def _rates(fig, t, z):
-    """(false alarms, caught per slowdown, one-event shifts) at kernel threshold t and outlier
-    cut z (None: the threshold alone), as gate.kernel_apart judges."""
-    lim = dict(kernel_threshold=t, kernel_outlier_z=z)
+Rates = namedtuple("Rates", "fa caught events unsure judged")
+
+
+def _rates(fig, t, z, scatter_max=None):
+    """Rates at kernel threshold t, outlier cut z (None: the threshold alone) and scatter
+    limit scatter_max (None: every night judged), as gate.kernel_apart and gate.too_disturbed
+    judge: fa, the A/A nights a kernel fails on; unsure, the A/A nights one would fail on but
+    that are too disturbed (inconclusive, no alarm); caught {pct: slowed kernels failing on
+    nights judged}, judged {pct: those nights}; events {pct: shifts reported as one
+    machine-wide change with no kernel failing}."""
+    lim = dict(kernel_threshold=t, kernel_outlier_z=z, kernel_scatter_max=scatter_max)
 
     def apart(r, zz):
         return gate.kernel_apart(dict(ratio=r, z=None if z is None else zz), lim)
-    fa = sum(any(apart(*m) for m in night) for night in fig["aa"])
-    caught = {p: sum(apart(*m) for m in v) for p, v in fig["slow"].items()}
-    events = {p: sum(ev and not any(apart(*m) for m in ms) for ev, ms in v)
+
+    def fails(moves, scatter):
+        return any(apart(*m) for m in moves) and not gate.too_disturbed(scatter, lim)
+    fa = sum(fails(ms, sc) for ms, sc in fig["aa"])
+    unsure = sum(any(apart(*m) for m in ms) and gate.too_disturbed(sc, lim)
+                 for ms, sc in fig["aa"])
+    judged = {p: [m for m, sc in v if not gate.too_disturbed(sc, lim)]
+              for p, v in fig["slow"].items()}
+    caught = {p: sum(apart(*m) for m in v) for p, v in judged.items()}
+    events = {p: sum(ev and not fails(ms, sc) for ev, ms, sc in v)
               for p, v in fig["shift"].items()}
-    return fa, caught, events
+    return Rates(fa, caught, events, unsure, {p: len(v) for p, v in judged.items()})
 
 
 def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_nights=NIGHTS,
@@ -293,45 +311,68 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
         shutil.rmtree(scratch, ignore_errors=True)
     n = synthetic_nights
     t, z = limits["kernel_threshold"], limits["kernel_outlier_z"]
-    fa, caught, events = _rates(fig, t, z)
+    sm = limits.get("kernel_scatter_max")
+    now = _rates(fig, t, z, sm)
     line = ("false alarms %d of %d nights (upper 95 %% %.1f %%); caught %d of %d injected 20 %% "
-            "single-kernel slowdowns" % (fa, n, 100 * upper_bound(fa, n), caught[20], n))
-    head = (" | false alarms | upper 95 % | " +
+            "single-kernel slowdowns" % (now.fa, n, 100 * upper_bound(now.fa, n),
+                                         now.caught[20], now.judged[20]))
+    if now.judged[20] < n:
+        line += ("; %d of %d slowed nights and %d of %d A/A nights too disturbed to judge a "
+                 "kernel (inconclusive)" % (n - now.judged[20], n, now.unsure, n))
+    head = (" | false alarms | upper 95 % | A/A inconclusive | " +
             " | ".join("caught %d %%" % p for p in SLOWDOWNS) + " | " +
             " | ".join("shift %d %%: one event" % p for p in SHIFTS) + " |\n" +
-            "|---" * (3 + len(SLOWDOWNS) + len(SHIFTS)) + "|\n")
+            "|---" * (4 + len(SLOWDOWNS) + len(SHIFTS)) + "|\n")
 
-    def row(label, bold, a, c, e):
+    def row(label, bold, r):
         mark = "**" if bold else ""
-        return "| %s%s%s | %d of %d | %.1f %% | %s | %s |\n" % (
-            mark, label, mark, a, n, 100 * upper_bound(a, n),
-            " | ".join("%d" % c[p] for p in SLOWDOWNS), " | ".join("%d" % e[p] for p in SHIFTS))
+        return "| %s%s%s | %d of %d | %.1f %% | %d | %s | %s |\n" % (
+            mark, label, mark, r.fa, n, 100 * upper_bound(r.fa, n), r.unsure,
+            " | ".join("%d of %d" % (r.caught[p], r.judged[p]) for p in SLOWDOWNS),
+            " | ".join("%d" % r.events[p] for p in SHIFTS))
     with open(table_path, "w") as f:
         f.write("# Gate calibration\n\n%s\n\nMade %s by `%s`.\n\n" % (
             line, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), command))
         f.write("%d recorded nights (%s to %s).  A night can fail only where the kernel rule "
                 "(gate.kernel_moves, gate.kernel_apart) puts a whole kernel %.0f %% or more "
                 "apart from the kernels beside it and %.1f robust deviations below the "
-                "night's kernels, so its false alarms bound the gate's.  %d synthetic A/A "
+                "night's kernels, on a night whose kernel moves scatter %s, so its false "
+                "alarms bound the gate's.  %d synthetic A/A "
                 "nights (seed %d): a recorded night's rounds resampled in blocks of %d, "
                 "against references drawn from %d other recorded nights, resampled too.  The "
                 "nights are drawn from %d recorded ones: they carry those nights' states, no "
-                "others, and the bound is for nights like them.\n\n" % (
-                    len(nights), nights[0].label, nights[-1].label, 100 * t, z, n, seed, BLOCK,
-                    min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1), len(nights)))
-        f.write("At the outlier cut in force (%.1f):\n\n| kernel threshold%s" % (z, head))
+                "others, and the bound is for nights like them.  A night scattered wider "
+                "fails nothing: what would fail there is inconclusive (exit 3), neither an "
+                "alarm nor a catch, and a slowdown is caught of the nights judged.\n\n" % (
+                    len(nights), nights[0].label, nights[-1].label, 100 * t, z,
+                    "at most %.1f %%" % (100 * sm) if sm is not None else "any amount",
+                    n, seed, BLOCK, min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1),
+                    len(nights)))
+        f.write("At the outlier cut and scatter limit in force (%.1f, %s):\n\n"
+                "| kernel threshold%s" % (z, _pct(sm), head))
         for th in sorted(set(THRESHOLDS) | {t}):
-            f.write(row("%.0f %%" % (100 * th), th == t, *_rates(fig, th, z)))
-        f.write("\nAt the kernel threshold in force (%.0f %%):\n\n| outlier cut%s" % (
-            100 * t, head))
+            f.write(row("%.0f %%" % (100 * th), th == t, _rates(fig, th, z, sm)))
+        f.write("\nAt the kernel threshold and scatter limit in force (%.0f %%, %s):\n\n"
+                "| outlier cut%s" % (100 * t, _pct(sm), head))
         for cut in sorted(set(OUTLIER_ZS) | {z}, key=lambda c: -1 if c is None else c):
-            f.write(row("off" if cut is None else "%.1f" % cut, cut == z, *_rates(fig, t, cut)))
-        f.write("\nThe bold rows are the limits in force (--kernel-threshold and "
-                "--kernel-outlier-z, else the profile's).  A slowdown is caught when the slowed "
-                "kernel fails by the rule; a shift (every point slower) is one event when the "
-                "gate reports a machine-wide change and no kernel fails by the rule.\n\n")
+            f.write(row("off" if cut is None else "%.1f" % cut, cut == z,
+                        _rates(fig, t, cut, sm)))
+        f.write("\nAt the kernel threshold and outlier cut in force (%.0f %%, %.1f):\n\n"
+                "| scatter limit%s" % (100 * t, z, head))
+        for top in sorted(set(SCATTERS) | {sm}, key=lambda c: 1e9 if c is None else c):
+            f.write(row(_pct(top), top == sm, _rates(fig, t, z, top)))
+        f.write("\nThe bold rows are the limits in force (--kernel-threshold, "
+                "--kernel-outlier-z and --kernel-scatter-max, else the profile's).  A slowdown "
+                "is caught when the slowed kernel fails by the rule, of the nights judged; a "
+                "shift (every point slower) is one event when the gate reports a machine-wide "
+                "change and no kernel fails by the rule.\n\n")
         f.write(replayed)
     return line
+
+
+def _pct(fraction):
+    """A scatter limit as the table shows it: '2.0 %', or 'off' for None."""
+    return "off" if fraction is None else "%.1f %%" % (100 * fraction)
 
 
 def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
@@ -348,7 +389,7 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
     if 0 < max_pairs < len(pairs):
         changed = set(rng.sample(range(len(pairs)), max_pairs))
     goods = {n.folder: gate.good_by_point(n.csv) for n in nights}
-    aa = dict(quiet=0, alarm=0, shift=0, noisy=0)
+    aa = dict(quiet=0, alarm=0, shift=0, noisy=0, disturbed=0)
     caught = {p: [0, 0] for p in SLOWDOWNS}
     events = {p: [0, 0] for p in SHIFTS}
     alarms = []
@@ -360,7 +401,8 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
         history = [goods[base.folder]] + [goods[n.folder] for n in reversed(before[-9:])]
         res = replay(base, new, limits, noisy_max, history, work)
         kind = ("noisy" if res.get("too_noisy") else "alarm" if res["exit"] == 1 else
-                "shift" if res.get("machine_shift") else "quiet")
+                "shift" if res.get("machine_shift") else
+                "disturbed" if res["exit"] == gate.INCONCLUSIVE else "quiet")
         aa[kind] += 1
         if kind == "alarm":
             alarms.append("%s vs %s: %s" % (new.label, base.label,
@@ -387,9 +429,10 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
            "share nights, so they are not independent, and the bound below is as if they were.  %d of them (seed %d) then carry the injected "
            "changes.\n\n" % (n, len(changed), seed),
            "| A/A pairs | quiet | false alarm | upper 95 %% | machine-wide change | too noisy "
-           "|\n|---|---|---|---|---|---|\n| %d | %d | %d | %.1f %% | %d | %d |\n\n" % (
+           "| too disturbed to judge a kernel |\n|---|---|---|---|---|---|---|\n"
+           "| %d | %d | %d | %.1f %% | %d | %d | %d |\n\n" % (
                n, aa["quiet"], aa["alarm"], 100 * upper_bound(aa["alarm"], n), aa["shift"],
-               aa["noisy"]),
+               aa["noisy"], aa["disturbed"]),
            "| change injected | caught (that kernel regressed; a shift: one machine-wide change "
            "and no regression) | of |\n|---|---|---|\n"]
     out += ["| one kernel %d %% slower | %d | %d |\n" % (p, *caught[p]) for p in SLOWDOWNS]

@@ -182,9 +182,17 @@ def write(path, res, csv_path, plots, trend):
     kernels = res.get("kernels") or {}
     if kernels:
         # the kernel rule's figures: how far each kernel stood apart from its groups tonight
+        scatter = res.get("kernel_scatter")
+        top = lim.get("kernel_scatter_max")
         L += ["## Kernels farthest from the kernels beside them (%d judged; a kernel fails "
-              "below %.3f and more than %.1f robust deviations below tonight's kernels)" % (
-                  len(kernels), 1 - lim["kernel_threshold"], lim["kernel_outlier_z"]), "",
+              "below %.3f and more than %.1f robust deviations below tonight's kernels; "
+              "tonight's moves scatter %s%s)" % (
+                  len(kernels), 1 - lim["kernel_threshold"], lim["kernel_outlier_z"],
+                  "?" if scatter is None else "%.1f %%" % (100 * scatter),
+                  "" if top is None else
+                  ", **too disturbed to judge one kernel** (more than %.1f %%)" % (100 * top)
+                  if gate.too_disturbed(scatter, lim) else
+                  ", judged up to %.1f %%" % (100 * top)), "",
               "| kernel | move against the kernels beside it | robust deviations from tonight's "
               "kernels | points |", "|---|---|---|---|"]
         L += ["| %s | %.3f | %s | %d |" % (
