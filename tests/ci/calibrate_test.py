@@ -16,7 +16,8 @@ replay  two nights of the committed recording (results/turin-vm/aa-nights-202612
         injection scales exactly one kernel's GB/s and ratios to memset and keeps the CSV's
         metadata and header.  The scatter rule by construction: a kernel 40 % slower on a night
         whose kernels scatter 2.5 % fails where every night is judged and makes the night
-        inconclusive at a limit of 2 %; a quiet night is judged.
+        inconclusive at a limit of 2 %; a quiet night is judged.  A machine-wide change: the
+        median past the threshold and three quarters of the points past half of it.
 errors  no recording, an empty folder, one night, a corrupt .tar.xz, a samples file that is not
         one (a wrong header, or not xz), a bad --calibration-pairs, no synthetic night: exit
         status 2 with one line.
@@ -226,6 +227,15 @@ def outlier_rule(limits):
         check(gate.kernel_apart(wide["k0"], lim) and pts[0]["status"] == status and
               gate.verdict(pts) == exit_ and (top is None or "too disturbed" in pts[0]["why"]),
               f"scatter {scatter:.3f}, limit {top}: {pts[0]}, exit {gate.verdict(pts)}")
+    # a machine-wide change: the median past the threshold, three quarters past half of it
+    def shifted(*ratios):
+        return gate.machine_shift([dict(ratio=r, status="unchanged") for r in ratios],
+                                  dict(limits, threshold=0.1))
+    noisy = [0.86] * 14 + [0.93] * 6
+    check(shifted(*noisy) and shifted(*noisy)["points"] == 20 and
+          not shifted(*[0.96] * 20) and not shifted(*[0.86] * 11),
+          "every point 14-7 % slower (median 0.86) is one change, all 4 % slower or 11 points "
+          f"are not: {shifted(*noisy)}")
     quiet_pts = [dict(name="k0/size:1", status="regression", why="x memset 0.85")]
     gate.against_kernels(quiet_pts, quiet, dict(limits, kernel_scatter_max=0.02))
     check(gate.moves_scatter(quiet) < 0.02 and quiet_pts[0]["status"] == "regression",

@@ -316,8 +316,7 @@ def calibration_figures():
                          r"(\d+ of \d+) \| (\d+) \| (\d+) \|", ln)
         if not m:
             continue
-        head = ("**%s** (vm)" % m.group(2) if m.group(1) else
-                "off (the gate of 13:50)" if m.group(2) == "off" else m.group(2))
+        head = "**%s** (vm)" % m.group(2) if m.group(1) else m.group(2)
         out.append("| %s | %s |" % (head, " | ".join(m.groups()[2:])))
     text = "\n".join(lines)
     pairs = dict(re.findall(r"\| one kernel (\d+ % slower) \| (\d+) \| \d+ \|", text))
