@@ -394,22 +394,6 @@ static bool claim_over(const struct compare *c, const struct point_history *a,
 	return true;
 }
 
-/* The one-sided normal quantile: z with P(Z > z) = p, for 0 < p < 0.5 (bisection). */
-static double normal_upper(double p)
-{
-	double lo = 0, hi = 40;
-
-	for (int i = 0; i < 60; i++) {
-		double z = (lo + hi) / 2;
-
-		if (0.5 * erfc(z / M_SQRT2) > p)
-			lo = z;
-		else
-			hi = z;
-	}
-	return hi;
-}
-
 /*
  * The pairs the claim of the log ratios d[0..n) to the best is projected to need, in all, at
  * one-sided level p: the median and the MAD's standard deviation (robust to the odd stalled
@@ -436,7 +420,7 @@ static int pairs_needed(double *d, size_t n, double band, double p)
 	margin = fabs(med - e);
 	if (med > e_lo && med < e_hi && fmin(med - e_lo, e_hi - med) > margin)
 		margin = fmin(med - e_lo, e_hi - med);
-	need = 1.1 * pow(normal_upper(p) * sd / margin, 2);
+	need = 1.1 * pow(signed_rank_normal_quantile(1 - p) * sd / margin, 2);
 	if (margin < 1e-4 || need > COMPARE_LOOK_LAST)
 		return INT_MAX;
 	for (int at = COMPARE_LOOK_FIRST;; at *= 2)

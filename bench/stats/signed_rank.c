@@ -35,8 +35,7 @@ static double normal_cdf(double z)
 	return 0.5 * erfc(-z / sqrt(2));
 }
 
-/* The z with normal_cdf(z) = q, 0 < q < 1, by bisection (only the large-n tail needs it). */
-static double normal_quantile(double q)
+double signed_rank_normal_quantile(double q)
 {
 	double lo = -40, hi = 40;
 
@@ -146,7 +145,7 @@ bool signed_rank_hl(const double *d, size_t n, double level, double *est, double
 	} else {
 		double mean = (double)nw / 2;
 		double sd = sqrt((double)n * (double)(n + 1) * (double)(2 * n + 1) / 24);
-		double t = floor(mean + normal_quantile(tail) * sd - 0.5) + 1;
+		double t = floor(mean + signed_rank_normal_quantile(tail) * sd - 0.5) + 1;
 
 		if (t >= 1 && t <= (double)(nw / 2)) {
 			*lo = stats_select(walsh, nw, (size_t)t - 1);

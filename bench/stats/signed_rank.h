@@ -42,4 +42,8 @@ bool signed_rank_p(const double *d, size_t n, double c, double *above, double *b
 bool signed_rank_hl(const double *d, size_t n, double level, double *est, double *lo,
 		    double *hi);
 
+/* The z with P(Z <= z) = q for the standard normal, 0 < q < 1, by bisection: the large-n
+ * approximation's quantile, and the level a claim's projected pairs are sized by (compare.c). */
+double signed_rank_normal_quantile(double q);
+
 #endif
