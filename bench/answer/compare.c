@@ -94,8 +94,9 @@ enum verdict compare_verdict(double lo, double hi, double lo90, double hi90, dou
 }
 
 /*
- * The log ratios of a's samples to b's over the rounds both have, into tmp; how many.  With
- * kind (a group's, by round: enum round_kind), only the rounds of that kind.
+ * The log ratios of a's samples to b's over the rounds both have, into tmp (NULL: counted
+ * only); how many.  With kind (a group's, by round: enum round_kind), only the rounds of that
+ * kind.
  */
 static int log_ratios(const struct point_history *a, const struct point_history *b,
 		      const unsigned char *kind, int want, double *tmp)
@@ -109,8 +110,11 @@ static int log_ratios(const struct point_history *a, const struct point_history 
 			j++;
 		} else {
 			if (a->sample[i] > 0 && b->sample[j] > 0 &&
-			    (!kind || kind[a->sample_round[i]] == want))
-				tmp[n++] = log(a->sample[i] / b->sample[j]);
+			    (!kind || kind[a->sample_round[i]] == want)) {
+				if (tmp)
+					tmp[n] = log(a->sample[i] / b->sample[j]);
+				n++;
+			}
 			i++;
 			j++;
 		}
@@ -164,6 +168,11 @@ static int look_of(double *tmp, int n)
 		return 0;
 	look = batched(tmp, look, COMPARE_LOOK_FIRST);
 	return correlated(tmp, look) ? 0 : look;
+}
+
+int compare_pairs(const struct point_history *a, const struct point_history *b)
+{
+	return a && b ? log_ratios(a, b, NULL, 0, NULL) : 0;
 }
 
 int compare_screening_pairs(size_t k)

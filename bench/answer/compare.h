@@ -177,6 +177,10 @@ bool compare_update_touched(struct compare *c, const struct point_history *const
  * doubled over the two analyses) is within COMPARE_ALPHA / COMPARE_LOOKS / (k - 1). */
 int compare_screening_pairs(size_t k);
 
+/* The rounds a and b were both measured in (each sample above 0): the pairs their ratio and
+ * the claims rest on; 0 when either is NULL. */
+int compare_pairs(const struct point_history *a, const struct point_history *b);
+
 /* The verdict of a ratio's 95 % interval [lo, hi] and 90 % interval [lo90, hi90] against
  * 1 +- band (undecided without an interval). */
 enum verdict compare_verdict(double lo, double hi, double lo90, double hi90, double band);

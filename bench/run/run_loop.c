@@ -69,22 +69,6 @@ static int samples_of(const struct run_mem *mem, size_t i)
 	return mem->slots[i].hist ? mem->slots[i].hist->nsample : 0;
 }
 
-/* The rounds points i and j were both measured in: the pairs of their ratio. */
-static int pairs_of(const struct run_mem *mem, size_t i, size_t j)
-{
-	const struct point_history *a = mem->slots[i].hist, *b = mem->slots[j].hist;
-	int x = 0, y = 0, n = 0;
-
-	while (a && b && x < a->nsample && y < b->nsample) {
-		int ra = a->sample_round[x], rb = b->sample_round[y];
-
-		n += ra == rb;
-		x += ra <= rb;
-		y += rb <= ra;
-	}
-	return n;
-}
-
 /*
  * Mark group g's points of the next contest round in active; how many.  Until the best has the
  * rounds Holm's first step needs (compare_screening_pairs), every open kernel and the best;
@@ -102,17 +86,16 @@ static size_t contest_of(const struct run_mem *mem, size_t g, bool *active)
 	size_t best = mem->cmp.leader[g], pick = (size_t)-1, n = 1;
 	int screening = compare_screening_pairs(gr->start[g + 1] - gr->start[g]);
 	bool duel = samples_of(mem, best) >= screening;
-
-	active[best] = true;
 	int fewest = INT_MAX;
 
+	active[best] = true;
 	for (size_t m = gr->start[g]; m < gr->start[g + 1]; m++) {
 		size_t i = gr->member[m];
 		int pairs;
 
 		if (mem->cmp.pt[i].set != SET_OPEN || i == best)
 			continue;
-		pairs = pairs_of(mem, i, best);
+		pairs = compare_pairs(mem->slots[i].hist, mem->slots[best].hist);
 		if (pairs >= screening + COMPARE_LOOK_LAST)
 			continue;
 		if (!duel) {
