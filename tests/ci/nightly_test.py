@@ -7,7 +7,9 @@
 usage     bad options, a missing binary, a too-small budget, bad storebench arguments: exit status
           2, one line on stderr, no run folder left behind; the one duration grammar of --budget;
           the re-measurement's neighbour (same size, stores on the same path); the history rule
-          (a suspect no lower than a recent night read is no regression).
+          (a suspect no lower than a recent night read is no regression); the machine-wide
+          change against each point's reference nights (a night back to the usual after a fast
+          one is none; slower is inconclusive, faster passes).
 baseline  real one-point runs with the quality limits opened wide (they test the choice of the
           baseline, not a verdict): an injected run is marked and never a baseline; a corrupt
           latest run is skipped (the gate never gets stuck); a corrupt --baseline and one of
@@ -174,10 +176,42 @@ def paired_rule():
           f"the paired rule against a machine-wide change: {shifted[0]}")
 
 
+def shift_rule():
+    """The machine-wide change is measured against each point's reference nights: a night back
+    to the usual after one fast night (the baseline) is no change, where against the baseline
+    alone it was one; a machine slower than its nights is inconclusive (3), one faster is
+    reported and passes (0)."""
+    limits = dict(threshold=0.1)
+    names = ["k%d/call:%d/ws:%d/threads:1/rw:100" % (k, c, c) for k in range(4)
+             for c in (4096, 8192, 16384, 32768)]
+    usual, fast = {n: (10.0, None) for n in names}, {n: (13.0, None) for n in names}
+
+    def night(gbps, vs_baseline):
+        pts = [dict(name=n, ratio=vs_baseline, status="unchanged", why="") for n in names]
+        gate_rules.against_reference(pts, {n: (gbps, None) for n in names},
+                                     [fast, usual, usual, usual, usual])
+        return pts
+    back = night(10.0, 10.0 / 13)
+    alone = [dict(p) for p in back]
+    for p in alone:
+        del p["level"]
+    slow, quick = night(7.0, 7.0 / 13), night(13.5, 13.5 / 13)
+    got = [gate_rules.machine_shift(pts, limits) for pts in (back, alone, slow, quick)]
+    check(got[0] is None and got[1] and got[1]["direction"] == "slower" and
+          got[2] and abs(got[2]["median"] - 0.7) < 1e-9 and
+          abs(got[2]["vs_baseline"] - 7.0 / 13) < 1e-9 and
+          got[3] and got[3]["direction"] == "faster",
+          f"the machine-wide change against the reference nights: {got}")
+    check(gate_rules.verdict(slow, got[2]) == gate_rules.INCONCLUSIVE and
+          gate_rules.verdict(quick, got[3]) == 0,
+          "a slower machine is inconclusive, a faster one passes")
+
+
 def usage(tmp):
     neighbours()
     history_rule()
     paired_rule()
+    shift_rule()
     cases = [
         (["--no-such-option"], "unrecognized arguments"),
         (["--budget", "soon"], "not a duration"),

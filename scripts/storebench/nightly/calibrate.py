@@ -252,7 +252,8 @@ def kernel_figures(nights, limits, count, seed):
         for pct in SHIFTS:
             changed = _scaled(tonight, "*", pct)
             moved = gate.kernel_moves(changed, refs, kinds)
-            out["shift"][pct].append((bool(_shift_of(changed, refs, limits)), _pairs(moved),
+            shift = _shift_of(changed, refs, limits) or {}
+            out["shift"][pct].append((shift.get("direction") == "slower", _pairs(moved),
                                       gate.moves_scatter(moved)))
     return out
 
@@ -389,7 +390,7 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
     if 0 < max_pairs < len(pairs):
         changed = set(rng.sample(range(len(pairs)), max_pairs))
     goods = {n.folder: gate.good_by_point(n.csv) for n in nights}
-    aa = dict(quiet=0, alarm=0, shift=0, noisy=0, disturbed=0)
+    aa = dict(quiet=0, alarm=0, shift=0, faster=0, noisy=0, disturbed=0)
     caught = {p: [0, 0] for p in SLOWDOWNS}
     events = {p: [0, 0] for p in SHIFTS}
     alarms = []
@@ -400,9 +401,11 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
         before = [n for n in nights[:nights.index(new)] if n is not base]
         history = [goods[base.folder]] + [goods[n.folder] for n in reversed(before[-9:])]
         res = replay(base, new, limits, noisy_max, history, work)
+        shift = res.get("machine_shift") or {}
         kind = ("noisy" if res.get("too_noisy") else "alarm" if res["exit"] == 1 else
-                "shift" if res.get("machine_shift") else
-                "disturbed" if res["exit"] == gate.INCONCLUSIVE else "quiet")
+                "shift" if shift.get("direction") == "slower" else
+                "disturbed" if res["exit"] == gate.INCONCLUSIVE else
+                "faster" if shift else "quiet")
         aa[kind] += 1
         if kind == "alarm":
             alarms.append("%s vs %s: %s" % (new.label, base.label,
@@ -419,7 +422,8 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
         for pct in SHIFTS:
             r = replay(base, new, limits, noisy_max, history, work, "*", pct)
             events[pct][1] += 1
-            events[pct][0] += bool(r.get("machine_shift")) and not regressed_kernels(r)
+            events[pct][0] += (r.get("machine_shift") or {}).get("direction") == "slower" \
+                and not regressed_kernels(r)
     n = len(pairs)
     out = ["## The whole gate over recorded pairs\n\nEach recorded night against the one "
            "recorded before it (%d pairs of one shape), with the nights before that as its "
@@ -428,11 +432,12 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
            "re-measurement, which a replay cannot make, could only clear some).  The pairs "
            "share nights, so they are not independent, and the bound below is as if they were.  %d of them (seed %d) then carry the injected "
            "changes.\n\n" % (n, len(changed), seed),
-           "| A/A pairs | quiet | false alarm | upper 95 %% | machine-wide change | too noisy "
-           "| too disturbed to judge a kernel |\n|---|---|---|---|---|---|---|\n"
-           "| %d | %d | %d | %.1f %% | %d | %d | %d |\n\n" % (
+           "| A/A pairs | quiet | false alarm | upper 95 %% | machine-wide change, slower "
+           "(exit 3) | machine faster (reported, exit 0) | too noisy "
+           "| too disturbed to judge a kernel |\n|---|---|---|---|---|---|---|---|\n"
+           "| %d | %d | %d | %.1f %% | %d | %d | %d | %d |\n\n" % (
                n, aa["quiet"], aa["alarm"], 100 * upper_bound(aa["alarm"], n), aa["shift"],
-               aa["noisy"], aa["disturbed"]),
+               aa["faster"], aa["noisy"], aa["disturbed"]),
            "| change injected | caught (that kernel regressed; a shift: one machine-wide change "
            "and no regression) | of |\n|---|---|---|\n"]
     out += ["| one kernel %d %% slower | %d | %d |\n" % (p, *caught[p]) for p in SLOWDOWNS]

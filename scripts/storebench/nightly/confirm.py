@@ -137,10 +137,10 @@ def confirm(storebench, args, machine, baseline, points, rows, out_dir, deadline
             p["status"] = "unconfirmed"
             p["why"] = "re-measured: %s" % (
                 q.get("why") or "ratio %.3f, p %.3g" % (q.get("ratio") or 0, q.get("p") or 1))
-        elif shift and q["ratio"] / shift["median"] >= 1 - limits["threshold"]:
+        elif shift and q["ratio"] / gate.shift_vs_baseline(shift) >= 1 - limits["threshold"]:
             p["status"] = "unconfirmed"
             p["why"] = "re-measured ratio %.3f: with the machine (median %.3f), not apart" % (
-                q["ratio"], shift["median"])
+                q["ratio"], gate.shift_vs_baseline(shift))
         elif drift is not None and abs(drift - 1) > limits["threshold"]:
             p["status"] = "unconfirmed"
             p["why"] = ("re-measured low, but its neighbour `%s` also moved %+.1f%% from "
@@ -161,7 +161,7 @@ def _judge_paired(p, again, gbps_ratio, limits, shift):
     if not again or not gbps_ratio:
         p["status"], p["why"] = "unconfirmed", "re-measured, but no paired ratio to memset"
         return
-    rel, own = again[0] / b[0], gbps_ratio / (shift["median"] if shift else 1.0)
+    rel, own = again[0] / b[0], gbps_ratio / (gate.shift_vs_baseline(shift) if shift else 1.0)
     p["confirm_ratio"] = rel
     how = "x memset %.3f [%.3f, %.3f] re-measured beside it, baseline %.3f [%.3f, %.3f]; " \
         "GB/s x %.3f" % (*again[:3], *b, own)

@@ -479,7 +479,7 @@ def judge_paired(points, base_pairs, new_pairs, limits, shift=None):
     also falls when memset alone got faster, and memset at 24 KiB x 2 threads read 35 % faster
     on one night of the Turin guest, every kernel beside it then lower against it."""
     t = limits["threshold"]
-    scale = shift["median"] if shift else 1.0
+    scale = shift_vs_baseline(shift) if shift else 1.0
     for p in points:
         b, n = base_pairs.get(p["name"]), new_pairs.get(p["name"])
         if not b or not n or p["status"] in ("untested", "noisy") or not p["ratio"]:
@@ -613,12 +613,45 @@ def noisy_points(doc, limits, quality=None):
                 for n in cv), len(cv))
 
 
+def against_reference(points, tonight, history):
+    """Set p['level'] on every point good tonight and on some of the history's first
+    KERNEL_REFERENCE_NIGHTS nights: tonight's median GB/s over its median on those nights (the
+    kernel rule's reference).  What the machine-wide change is measured by: against the
+    baseline alone, a night back to the usual after one odd night (the Turin guest read 30 %
+    faster one night, 2026-12-06) would be a change, and the odd night the baseline.  tonight:
+    good_by_point of tonight's run; history: good_by_point maps, the baseline's first."""
+    refs = history[:KERNEL_REFERENCE_NIGHTS]
+    for p in points:
+        now = tonight.get(p["name"], (None,))[0]
+        seen = [m[p["name"]][0] for m in refs if p["name"] in m and m[p["name"]][0]]
+        if now and seen:
+            p["level"] = now / statistics.median(seen)
+
+
+def shift_vs_baseline(shift):
+    """A machine-wide change (machine_shift) as a ratio to the baseline: what a point's ratio
+    to the baseline is set against."""
+    return shift.get("vs_baseline", shift["median"])
+
+
+def _level(p):
+    """How far point p moved for the machine-wide change: against its reference nights where
+    against_reference set one, else its compare.py ratio to the baseline."""
+    return p.get("level", p["ratio"])
+
+
 def machine_shift(points, limits):
     """None, or the machine-wide change when the compared points' median moved by more than the
     threshold and (nearly) all of them moved the same way by more than half of it:
-    dict(points=moved, of=compared, direction="slower"|"faster", median, low, high), the ratios'
-    median and their range over the moved points."""
-    r = sorted(p["ratio"] for p in points if p["ratio"] and p["status"] != "untested")
+    dict(points=moved, of=compared, direction="slower"|"faster", median, low, high,
+    vs_baseline), the moves' median, their range over the moved points, and the same points'
+    median ratio to the baseline (what a re-measurement against the baseline is set against).  The moves are the points' levels where
+    against_reference gave any (the points without one left out), else their ratios to the
+    baseline."""
+    leveled = any("level" in p for p in points)
+    compared = [p for p in points
+                if p["ratio"] and p["status"] != "untested" and ("level" in p or not leveled)]
+    r = sorted(_level(p) for p in compared)
     t = limits["threshold"]
     down = [x for x in r if x < 1 - t / 2]
     up = [x for x in r if x > 1 + t / 2]
@@ -627,7 +660,8 @@ def machine_shift(points, limits):
             abs(statistics.median(r) - 1) <= t:
         return None
     return dict(points=len(moved), of=len(r), direction="slower" if moved is down else "faster",
-                median=statistics.median(r), low=moved[0], high=moved[-1])
+                median=statistics.median(r), low=moved[0], high=moved[-1],
+                vs_baseline=statistics.median(p["ratio"] for p in compared))
 
 
 def against_shift(points, shift, limits):
@@ -638,12 +672,12 @@ def against_shift(points, shift, limits):
     for p in points:
         if p["status"] not in ("regression", "improvement") or "paired" in p:
             continue
-        rel = p["ratio"] / shift["median"]
+        rel = _level(p) / shift["median"]
         p["ratio_vs_shift"] = rel
         if abs(rel - 1) <= t:
             p["status"] = "shifted"
             p["why"] = "moved with the machine (%.3f; the machine's median %.3f)" % (
-                p["ratio"], shift["median"])
+                _level(p), shift["median"])
         else:
             p["status"] = "regression" if rel < 1 else "improvement"
             p["why"] = "%.3f of the machine's median %.3f" % (rel, shift["median"])
@@ -659,12 +693,14 @@ def shift_note(shift):
 
 
 def verdict(points, shift=None):
-    """1 on a confirmed regression; INCONCLUSIVE when the machine shifted and no point moved
+    """1 on a confirmed regression; INCONCLUSIVE when the machine slowed down and no point moved
     apart from it, or a kernel failed on a night too disturbed to judge one (too_disturbed);
-    else 0."""
+    else 0.  A machine that sped up is reported, not warned of: nothing got slower, and the
+    kernel rule and the paired ratios judge the night as on any other."""
     if any(p["status"] == "regression" for p in points):
         return 1
-    return INCONCLUSIVE if shift or any(p.get("disturbed") for p in points) else 0
+    slowed = shift and shift["direction"] == "slower"
+    return INCONCLUSIVE if slowed or any(p.get("disturbed") for p in points) else 0
 
 
 def judge_night(base_json, base_csv, new_json, new_csv, limits, noisy_max, history, work):
@@ -685,6 +721,8 @@ def judge_night(base_json, base_csv, new_json, new_csv, limits, noisy_max, histo
     noisy, total = noisy_points(load_gbench(new_json), limits, quality)
     result = dict(points=points, only_base=only_base, only_new=only_new,
                   run_noisy=[noisy, total])
+    if history:
+        against_reference(points, good_by_point(new_csv), history)
     shift = machine_shift(points, limits)
     judge_paired(points, pairs_by_point(base_csv), pairs_by_point(new_csv), limits, shift)
     if shift:
