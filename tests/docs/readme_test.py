@@ -321,14 +321,14 @@ def calibration_figures():
     text = "\n".join(lines)
     pairs = dict(re.findall(r"\| one kernel (\d+ % slower) \| (\d+) \| \d+ \|", text))
     injected = re.findall(r"\| one kernel \d+ % slower \| \d+ \| (\d+) \|", text)[0]
-    aa = re.search(r"^\| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+ %) \| (\d+) \| 0 \| (\d+) \|$",
-                   text, re.M)
-    n, quiet, alarm, upper, shift, disturbed = aa.groups()
+    aa = re.search(r"^\| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+ %) \| (\d+) \| (\d+) \| 0 \| "
+                   r"(\d+) \|$", text, re.M)
+    n, quiet, alarm, upper, slower, faster, disturbed = aa.groups()
     out.append("The whole gate over the %s pairs of a night and the one before it: %s quiet, "
-               "%s false alarms (upper 95 %% %s), %s inconclusive, %s machine-wide changes" % (
-                   n, quiet, alarm, upper, disturbed, shift))
+               "%s false alarms (upper 95 %% %s), %s inconclusive, %s machine-wide slowdown "
+               "(exit 3), %s speed-ups" % (n, quiet, alarm, upper, disturbed, slower, faster))
     out.append("Over %s pairs with the changes injected: the 20 %% slowdown caught in %s, 30 %% "
-               "in %s, every point 20 %% slower one event in %s and 40 %% in %s." % (
+               "in %s, every point 20 %% and 40 %% slower one event in %s and %s" % (
                    injected, pairs["20 % slower"], pairs["30 % slower"],
                    *re.findall(r"\| every point \d+ % slower: one machine-wide event \| (\d+) \|",
                                text)))
