@@ -439,7 +439,7 @@ def part_settings(tmp):
         runs[name] = path
     want = "settings, all the quick preset's defaults: fill 0xa5, prefill 0x5a, pages 4k, " \
         "placement compact, membind local, GLIBC_TUNABLES unset, rounds 6, repetitions 6, " \
-        "min-time 0.001 s, profile "
+        "min-time 0.002 s, profile "
     line = tool("table", runs["dflt"]).stdout.splitlines()[1:2]
     check(line and line[0].startswith(want) and line[0].split()[-1] in ("vm", "metal"),
           "table, default run: want its settings line\n  %s...\n  got %s" % (want, line))
