@@ -93,8 +93,8 @@ def night(name):
     return (int(m.group(2)), int(m.group(3) or 0)) if m else (None, None)
 
 
-QUICK = ("154909", "155026", "155144")
-SIX = ("155302", "155419", "155536")
+QUICK = ("184327", "184445", "184603")
+SIX = ("184734", "184851", "184952")
 
 
 def answer_runs(stamps):
@@ -134,13 +134,18 @@ def answer_sentences():
                                and r["vs_memset_ratio"]]
     l1d = [100 * (x - 1) for run in six for x in best(run, (8192, 16384, 32768))]
     l2 = [100 * (x - 1) for run in six for x in best(run, (128 << 10, 256 << 10, 512 << 10))]
-    libc = [e for run in six for e in entries(run) if call_of(e) in (1 << 20, 2 << 20, 4 << 20)]
-    check(libc and all(e[1] == "decided" and e[2] == "memset+rep_stosb" for e in libc),
-          "at 1, 2 and 4 MiB memset and rep_stosb are the winner set of every 6-kernel run")
-    at8 = [[e[2] for e in entries(run) if call_of(e) == 8 << 20] for run in six]
-    check(at8 == [["avx2_t_u4+avx512_t_u2"], ["memset+rep_stosb"],
-                  ["memset+rep_stosb+avx2_t_u4+avx512_t_u2"]],
-          f"8 MiB: the AVX stores, then memset and rep_stosb, then all four: {at8}")
+    sets = lambda run, sizes: [e[2] for e in entries(run) if call_of(e) in sizes]  # noqa: E731
+    check(all(sets(run, (8 << 10, 16 << 10, 32 << 10)) == ["avx2_t_u4"] * 3 for run in six),
+          "in L1d avx2_t_u4 alone is the winner set of every 6-kernel run")
+    check(all(sets(run, (2 << 20, 4 << 20)) == ["memset+rep_stosb"] * 2 for run in six) and
+          [sets(run, (1 << 20,)) for run in six] == [
+              ["memset+rep_stosb"], ["memset+rep_stosb+avx2_t_u4+avx512_t_u2"],
+              ["memset+rep_stosb"]],
+          "at 2 and 4 MiB memset and rep_stosb in every 6-kernel run, at 1 MiB the AVX stores "
+          "beside them in the second")
+    at128 = [sets(run, (128 << 20,)) for run in six]
+    check(at128 == [["avx2_t_u4"], ["memset+rep_stosb"], ["memset+rep_stosb+avx2_nt_u4"]],
+          f"128 MiB: avx2_t_u4, then memset and rep_stosb, then those with avx2_nt_u4: {at128}")
     # the 2-thread rep stos state: memset at 6 MiB fast in the first quick run, half in the rest
     at6 = [float(r["gbps_median"]) for run in quick for r in run.rows
            if r["point"] == "memset/call:6291456/ws:6291456/threads:2/rw:100"]
@@ -156,7 +161,8 @@ def answer_sentences():
             for i, run in enumerate(quick) for r in run.rows if r["gbps_ci_low"]
             for j, m in enumerate(medians) if j != i]
     undecided = [[e for e in entries(run) if e[1] != "decided"] for run in quick]
-    return ["%s %% over memset, and again in L2 (128-512 KiB), %s %%" % (
+    return ["%s %% over memset; in L2 (64-512 KiB) avx512_t_u2 (beside avx2_t_u4 in the first "
+            "run), %s %% over memset at 128-512 KiB" % (
                 span(l1d, "%.0f"), span(l2, "%.0f")),
             "stored %.0f GB/s at 6 MiB in the first quick run" % at6[0],
             "and %s GB/s in the next two" % span(at6[1:], "%.0f"),
