@@ -8,7 +8,8 @@
 replay  two nights of the committed recording (results/turin-vm/aa-nights-20261206.tar.xz)
         through scripts/nightly --calibrate: its line and its table, the kernel threshold given
         marked, the one pair (the second night against the first) replayed, also with the
-        injected changes.  By construction, through the same replay and the gate's own code: a
+        injected changes; a diagnostic night (--inject-slowdown) beside them is left out.  By
+        construction, through the same replay and the gate's own code: a
         night against an exact copy of itself is quiet, the copy with one kernel 20 % slower
         regresses that kernel and no other (its move 1/1.2), one point 50 % slower is that point's
         state (its kernel held: exit 0), the copy with every point 40 % slower is one
@@ -115,7 +116,18 @@ def replay(tmp):
     # copy of itself is quiet; the copy with one kernel 20 % slower regresses that kernel and
     # no other; one point of a kernel 50 % slower is that point's state, not its kernel's; the
     # copy with every point 40 % slower is one machine-wide change
-    nights = calibrate.load([rec], os.path.join(tmp, "scratch"))
+    # a diagnostic night beside them (a history branch keeps them) is no A/A night
+    first = next(top for top, _, _ in os.walk(rec) if os.path.basename(top) == TWO[0])
+    injected = os.path.join(os.path.dirname(first), "2026-12-06-99")
+    shutil.copytree(first, injected)
+    with open(os.path.join(injected, "nightly.csv")) as f:
+        text = f.read()
+    with open(os.path.join(injected, "nightly.csv"), "w") as f:
+        f.write("# diagnostic=inject-slowdown\n" + text)
+    skipped = []
+    nights = calibrate.load([rec], os.path.join(tmp, "scratch"), skipped)
+    check(len(nights) == 2 and skipped == ["2026-12-06-99"],
+          f"a diagnostic night is left out: {[n.label for n in nights]}, skipped {skipped}")
     night = nights[0]
     limits = dict(alpha=0.05, threshold=0.1, kernel_threshold=0.12, kernel_outlier_z=3.5,
                   cv_max=0.1, cpu_share_min=0.8)

@@ -43,7 +43,7 @@ import time
 from collections import namedtuple
 
 from storebench import reader
-from storebench.nightly import gate, samples
+from storebench.nightly import gate, runs, samples
 
 SLOWDOWNS = (5, 10, 20, 30)  # percent, one kernel
 SHIFTS = (20, 40)            # percent, every point
@@ -102,14 +102,20 @@ def _nights_in(path, scratch):
     return found
 
 
-def load(recordings, scratch):
-    """Every night of the recordings as Night tuples, in the order they ran (utc_time)."""
+def load(recordings, scratch, skipped=None):
+    """Every A/A night of the recordings as Night tuples, in the order they ran (utc_time).  A
+    diagnostic night (--inject-slowdown: a history branch keeps them beside the rest) is no
+    A/A night: it is left out, its folder's name appended to skipped when given."""
     nights = []
     for i, path in enumerate(recordings):
         for folder in _nights_in(path, os.path.join(scratch, "rec%d" % i)):
             csv_path = os.path.join(folder, "nightly.csv")
             try:
                 run = reader.load(csv_path)
+                if runs.diagnostic_of(run.meta):
+                    if skipped is not None:
+                        skipped.append(os.path.basename(folder))
+                    continue
                 kept = samples.read(os.path.join(folder, samples.NAME))
             except (reader.CsvError, gate.SetupError) as e:
                 raise CalibrationError(str(e))
