@@ -221,11 +221,8 @@ def _scaled(night, slow, pct):
 
 def _shift_of(night, refs, limits):
     """gate.machine_shift over a synthetic night against its references' medians."""
-    pts = []
-    for p, (g, _) in night.items():
-        seen = [r[p][0] for r in refs if p in r]
-        if seen:
-            pts.append(dict(ratio=g / statistics.median(seen), status="unchanged"))
+    pts = [dict(ratio=g / ref, status="unchanged") for p, (g, _) in night.items()
+           for ref in [gate.reference_gbps(p, refs)] if ref]
     return gate.machine_shift(pts, limits)
 
 
@@ -436,8 +433,9 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
            "history, judged by gate.judge_night, compare.py included, as scripts/nightly does "
            "before it re-measures: an alarm is a point left a regression there (the "
            "re-measurement, which a replay cannot make, could only clear some).  The pairs "
-           "share nights, so they are not independent, and the bound below is as if they were.  %d of them (seed %d) then carry the injected "
-           "changes.\n\n" % (n, len(changed), seed),
+           "share nights, so they are not independent, and the bound below is as if they "
+           "were.  %d of them (seed %d) then carry the injected changes.\n\n" % (
+               n, len(changed), seed),
            "| A/A pairs | quiet | false alarm | upper 95 %% | machine-wide change, slower "
            "(exit 3) | machine faster (reported, exit 0) | too noisy "
            "| too disturbed to judge a kernel |\n|---|---|---|---|---|---|---|---|\n"

@@ -82,8 +82,9 @@ def confirm(storebench, args, machine, baseline, points, rows, out_dir, deadline
             s_per_point, shift=None):
     """Re-measure the regressions among points (dicts of gate.classify) and mark each
     confirmed (status stays 'regression') or not (status 'unconfirmed', why says why).
-    args: tonight's storebench arguments; rows: tonight's CSV rows by point (neighbour); shift: gate.machine_shift's change, against which a
-    re-measured point must still be low.  Returns a note on what was re-measured."""
+    args: tonight's storebench arguments; rows: tonight's CSV rows by point (neighbour);
+    shift: gate.machine_shift's change, against which a re-measured point must still be low.
+    Returns a note on what was re-measured."""
     suspects = sorted((p for p in points if p["status"] == "regression"),
                       key=lambda p: p["paired"]["ratio"] if "paired" in p else p["ratio"])
     if not suspects:

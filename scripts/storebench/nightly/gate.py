@@ -100,9 +100,9 @@ PROFILES = {
 # it.  Half: with every point 20 % slower (0.833) a night's noise kept more than a quarter of
 # the points above 0.9 on 149 of 1000 synthetic nights of the Turin guest, which then reported
 # no single change; at half, 39 (docs/ci.md, Calibrating the gate).  Fewer points cannot tell
-# the host from the code; a smaller share is a change of some kernels (one kernel is 1/33 of a sweep, a whole
-# ISA family a quarter).  Not all: on a shared guest a uniform 40 % slowdown moved 12 of 16
-# points past the threshold, the noise of either run hiding the rest.
+# the host from the code; a smaller share is a change of some kernels (one kernel is 1/33 of a
+# sweep, a whole ISA family a quarter).  Not all: on a shared guest a uniform 40 % slowdown
+# moved 12 of 16 points past the threshold, the noise of either run hiding the rest.
 SHIFT_MIN_POINTS = 12
 SHIFT_SHARE = 0.75
 # The kernel rule.  A kernel's move is the median, over its points, of how far each point moved
@@ -365,12 +365,11 @@ def kernel_moves(tonight, references, kinds=None):
     KERNEL_REFERENCE_NIGHTS references are used; kinds: kernel -> kind (kinds_of), {} or None
     to set each kernel against all the others."""
     kinds = kinds or {}
-    refs = references[:KERNEL_REFERENCE_NIGHTS]
     moved = {}
     for point, (gbps, *_) in tonight.items():
-        seen = [m[point][0] for m in refs if point in m and m[point][0]]
-        if gbps and seen:
-            moved[point] = math.log(gbps) - math.log(statistics.median(seen))
+        ref = reference_gbps(point, references)
+        if gbps and ref:
+            moved[point] = math.log(gbps) - math.log(ref)
     groups = {}
     for point, d in moved.items():
         kernel, group = point.split("/", 1)
@@ -392,13 +391,27 @@ def kernel_moves(tonight, references, kinds=None):
     return moves
 
 
+def reference_gbps(point, history):
+    """The point's median GB/s over the first KERNEL_REFERENCE_NIGHTS nights of history
+    (good_by_point maps, the baseline's first) that have it: its reference for the kernel rule
+    and the machine-wide change; None where none has it."""
+    seen = [m[point][0] for m in history[:KERNEL_REFERENCE_NIGHTS] if point in m and m[point][0]]
+    return statistics.median(seen) if seen else None
+
+
+def _robust_spread(xs):
+    """(median, 1.4826 x the median absolute deviation) of xs: a standard deviation that one
+    stray value does not move."""
+    med = statistics.median(xs)
+    return med, 1.4826 * statistics.median(abs(v - med) for v in xs)
+
+
 def _robust_z(x, xs):
-    """x's modified z-score among xs: (x - median) / (1.4826 x median absolute deviation),
-    +-inf off a deviation of 0, 0 on the median; None with fewer than OUTLIER_MIN_KERNELS."""
+    """x's modified z-score among xs: (x - median) / _robust_spread's deviation, +-inf off a
+    deviation of 0, 0 on the median; None with fewer than OUTLIER_MIN_KERNELS."""
     if len(xs) < OUTLIER_MIN_KERNELS:
         return None
-    med = statistics.median(xs)
-    scale = 1.4826 * statistics.median(abs(v - med) for v in xs)
+    med, scale = _robust_spread(xs)
     if scale > 0:
         return (x - med) / scale
     return 0.0 if x == med else math.copysign(math.inf, x - med)
@@ -408,10 +421,7 @@ def moves_scatter(moves):
     """The scatter of a night's kernel moves (kernel_moves): 1.4826 x the median absolute
     deviation of their logs, a fraction; None with fewer than OUTLIER_MIN_KERNELS kernels."""
     logs = [math.log(m["ratio"]) for m in moves.values()]
-    if len(logs) < OUTLIER_MIN_KERNELS:
-        return None
-    med = statistics.median(logs)
-    return 1.4826 * statistics.median(abs(v - med) for v in logs)
+    return _robust_spread(logs)[1] if len(logs) >= OUTLIER_MIN_KERNELS else None
 
 
 def too_disturbed(scatter, limits):
@@ -620,12 +630,10 @@ def against_reference(points, tonight, history):
     baseline alone, a night back to the usual after one odd night (the Turin guest read 30 %
     faster one night, 2026-12-06) would be a change, and the odd night the baseline.  tonight:
     good_by_point of tonight's run; history: good_by_point maps, the baseline's first."""
-    refs = history[:KERNEL_REFERENCE_NIGHTS]
     for p in points:
-        now = tonight.get(p["name"], (None,))[0]
-        seen = [m[p["name"]][0] for m in refs if p["name"] in m and m[p["name"]][0]]
-        if now and seen:
-            p["level"] = now / statistics.median(seen)
+        now, ref = tonight.get(p["name"], (None,))[0], reference_gbps(p["name"], history)
+        if now and ref:
+            p["level"] = now / ref
 
 
 def shift_vs_baseline(shift):
@@ -645,9 +653,9 @@ def machine_shift(points, limits):
     threshold and (nearly) all of them moved the same way by more than half of it:
     dict(points=moved, of=compared, direction="slower"|"faster", median, low, high,
     vs_baseline), the moves' median, their range over the moved points, and the same points'
-    median ratio to the baseline (what a re-measurement against the baseline is set against).  The moves are the points' levels where
-    against_reference gave any (the points without one left out), else their ratios to the
-    baseline."""
+    median ratio to the baseline (what a re-measurement against the baseline is set against).
+    The moves are the points' levels where against_reference gave any (the points without one
+    left out), else their ratios to the baseline."""
     leveled = any("level" in p for p in points)
     compared = [p for p in points
                 if p["ratio"] and p["status"] != "untested" and ("level" in p or not leveled)]
