@@ -12,7 +12,8 @@ The kernel rule over synthetic nights (kernel_figures).  A night fails only wher
 kernel moved apart from the kernels beside it by more than the kernel threshold
 (gate.kernel_moves), so how often that rule fires on A/A nights bounds the gate's false alarms.
 A synthetic night is a recorded one with its rounds resampled in blocks (synthetic); it is
-judged against references drawn the same way from other recorded nights, as is, with one
+judged against a history drawn the same way from other recorded nights (its references, and
+the nights on which a state is seen), as is, with one
 kernel slowed by P % (all its points), and with every point slowed (a host-wide shift: one
 event when the gate's machine_shift reports it and no kernel moved apart from it).  A thousand
 such nights take seconds; the table compares kernel thresholds (THRESHOLDS) on them.
@@ -54,6 +55,7 @@ BLOCK = 3                    # consecutive rounds a synthetic night draws togeth
 THRESHOLDS = (0.10, 0.12, 0.13, 0.15, 0.17, 0.20)  # kernel thresholds the table compares
 OUTLIER_ZS = (None, 2.5, 3.0, 3.5, 4.0, 5.0)      # kernel outlier cuts it compares (None: off)
 SCATTERS = (None, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05)  # scatter limits it compares (None: off)
+MARGINS = (None, 0.03, 0.05, 0.07, 0.10)  # state margins it compares (None: no state seen)
 # P % slower is P % more time, GB/s / (1 + P/100), as storebench's --inject-slowdown makes it
 # (a 20 % slowdown reads 0.833 of the GB/s).
 
@@ -219,67 +221,69 @@ def _scaled(night, slow, pct):
     return {p: (g * _factor(p, slow, pct), None) for p, (g, _) in night.items()}
 
 
-def _shift_of(night, refs, limits):
+def _shift_of(night, history, limits):
     """gate.machine_shift over a synthetic night against its references' medians."""
     pts = [dict(ratio=g / ref, status="unchanged") for p, (g, _) in night.items()
-           for ref in [gate.reference_gbps(p, refs)] if ref]
+           for ref in [gate.reference_gbps(p, history)] if ref]
     return gate.machine_shift(pts, limits)
 
 
 def kernel_figures(nights, limits, count, seed):
-    """Draw count synthetic A/A nights (each from a recorded night, against references drawn
-    from gate.KERNEL_REFERENCE_NIGHTS other recorded nights, all resampled) and judge each
-    with the gate's kernel rule (gate.kernel_moves), as is and changed.  Returns
-    dict(aa: [(each night's kernel moves, their scatter)], slow: {pct: [(the slowed kernel's
-    move, the night's scatter)]}, shift: {pct: [(machine-wide change reported, the night's
-    kernel moves, their scatter)]}); a move is (ratio, z) as gate.kernel_moves gives them, a
-    scatter as gate.moves_scatter."""
+    """Draw count synthetic A/A nights (each from a recorded night, with a history drawn from
+    gate.HISTORY_NIGHTS other recorded nights, all resampled; its first
+    gate.KERNEL_REFERENCE_NIGHTS are the references) and judge each with the gate's kernel rule
+    (gate.kernel_moves), as is and changed.  Returns dict(aa: [(each night's kernel moves,
+    their scatter)], slow: {pct: [(the slowed kernel's move, the night's scatter)]}, shift:
+    {pct: [(machine-wide change reported, the night's kernel moves, their scatter)]}); a move
+    is (ratio, z, nearest) as gate.kernel_moves gives them, a scatter as gate.moves_scatter."""
     rng = random.Random(seed)
     rounds = [_rounds(n) for n in nights]
     good = [gate.good_by_point(n.csv) for n in nights]
     kinds = gate.kinds_of(nights[0].csv)
-    refs_n = min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1)
+    history_n = min(gate.HISTORY_NIGHTS, len(nights) - 1)
     out = dict(aa=[], slow={p: [] for p in SLOWDOWNS}, shift={p: [] for p in SHIFTS})
     for _ in range(count):
         i = rng.randrange(len(nights))
-        others = rng.sample([j for j in range(len(nights)) if j != i], refs_n)
+        others = rng.sample([j for j in range(len(nights)) if j != i], history_n)
         tonight = synthetic(rounds[i], good[i], rng)
-        refs = [synthetic(rounds[j], good[j], rng) for j in others]
-        moves = gate.kernel_moves(tonight, refs, kinds)
+        history = [synthetic(rounds[j], good[j], rng) for j in others]
+        moves = gate.kernel_moves(tonight, history, kinds)
         out["aa"].append((_pairs(moves), gate.moves_scatter(moves)))
         for pct in SLOWDOWNS:
             k = rng.choice(sorted(moves))
-            slowed = gate.kernel_moves(_scaled(tonight, k, pct), refs, kinds)
+            slowed = gate.kernel_moves(_scaled(tonight, k, pct), history, kinds)
             m = slowed[k]
-            out["slow"][pct].append(((m["ratio"], m["z"]), gate.moves_scatter(slowed)))
+            out["slow"][pct].append(((m["ratio"], m["z"], m["nearest"]),
+                                     gate.moves_scatter(slowed)))
         for pct in SHIFTS:
             changed = _scaled(tonight, "*", pct)
-            moved = gate.kernel_moves(changed, refs, kinds)
-            shift = _shift_of(changed, refs, limits) or {}
+            moved = gate.kernel_moves(changed, history, kinds)
+            shift = _shift_of(changed, history, limits) or {}
             out["shift"][pct].append((shift.get("direction") == "slower", _pairs(moved),
                                       gate.moves_scatter(moved)))
     return out
 
 
 def _pairs(moves):
-    """A night's kernel_moves as (ratio, z) pairs, its kernels' names dropped."""
-    return [(m["ratio"], m["z"]) for m in moves.values()]
+    """A night's kernel_moves as (ratio, z, nearest) triples, its kernels' names dropped."""
+    return [(m["ratio"], m["z"], m["nearest"]) for m in moves.values()]
 
 
 Rates = namedtuple("Rates", "fa caught events unsure judged")
 
 
-def _rates(fig, t, z, scatter_max=None):
-    """Rates at kernel threshold t, outlier cut z (None: the threshold alone) and scatter
-    limit scatter_max (None: every night judged), as gate.kernel_apart and gate.too_disturbed
-    judge: fa, the A/A nights a kernel fails on; unsure, the A/A nights one would fail on but
-    that are too disturbed (inconclusive, no alarm); caught {pct: slowed kernels failing on
-    nights judged}, judged {pct: those nights}; events {pct: shifts reported as one
-    machine-wide change with no kernel failing}."""
-    lim = dict(kernel_threshold=t, kernel_outlier_z=z, kernel_scatter_max=scatter_max)
+def _rates(fig, t, z, scatter_max=None, margin=None):
+    """Rates at kernel threshold t, outlier cut z (None: the threshold alone), scatter limit
+    scatter_max (None: every night judged) and state margin (None: no state is seen), as
+    gate.kernel_apart and gate.too_disturbed judge: fa, the A/A nights a kernel fails on;
+    unsure, the A/A nights one would fail on but that are too disturbed (inconclusive, no
+    alarm); caught {pct: slowed kernels failing on nights judged}, judged {pct: those nights};
+    events {pct: shifts reported as one machine-wide change with no kernel failing}."""
+    lim = dict(kernel_threshold=t, kernel_outlier_z=z, kernel_scatter_max=scatter_max,
+               kernel_state_margin=margin)
 
-    def apart(r, zz):
-        return gate.kernel_apart(dict(ratio=r, z=None if z is None else zz), lim)
+    def apart(r, zz, near):
+        return gate.kernel_apart(dict(ratio=r, z=None if z is None else zz, nearest=near), lim)
 
     def fails(moves, scatter):
         return any(apart(*m) for m in moves) and not gate.too_disturbed(scatter, lim)
@@ -315,8 +319,8 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
         shutil.rmtree(scratch, ignore_errors=True)
     n = synthetic_nights
     t, z = limits["kernel_threshold"], limits["kernel_outlier_z"]
-    sm = limits.get("kernel_scatter_max")
-    now = _rates(fig, t, z, sm)
+    sm, sg = limits.get("kernel_scatter_max"), limits.get("kernel_state_margin")
+    now = _rates(fig, t, z, sm, sg)
     line = ("false alarms %d of %d nights (upper 95 %% %.1f %%); caught %d of %d injected 20 %% "
             "single-kernel slowdowns" % (now.fa, n, 100 * upper_bound(now.fa, n),
                                          now.caught[20], now.judged[20]))
@@ -340,33 +344,40 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
         f.write("%d recorded nights (%s to %s).  A night can fail only where the kernel rule "
                 "(gate.kernel_moves, gate.kernel_apart) puts a whole kernel %.0f %% or more "
                 "apart from the kernels beside it and %.1f robust deviations below the "
-                "night's kernels, on a night whose kernel moves scatter %s, so its false "
+                "night's kernels, on a night whose kernel moves scatter %s, where it stood "
+                "on none of the nights behind it (within %s of it), so its false "
                 "alarms bound the gate's.  %d synthetic A/A "
                 "nights (seed %d): a recorded night's rounds resampled in blocks of %d, "
-                "against references drawn from %d other recorded nights, resampled too.  The "
+                "with a history of %d other recorded nights, resampled too, the first %d its "
+                "references.  The "
                 "nights are drawn from %d recorded ones: they carry those nights' states, no "
                 "others, and the bound is for nights like them.  A night scattered wider "
                 "fails nothing: what would fail there is inconclusive (exit 3), neither an "
                 "alarm nor a catch, and a slowdown is caught of the nights judged.\n\n" % (
                     len(nights), nights[0].label, nights[-1].label, 100 * t, z,
                     "at most %.1f %%" % (100 * sm) if sm is not None else "any amount",
-                    n, seed, BLOCK, min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1),
-                    len(nights)))
-        f.write("At the outlier cut and scatter limit in force (%.1f, %s):\n\n"
-                "| kernel threshold%s" % (z, _pct(sm), head))
+                    _pct(sg), n, seed, BLOCK, min(gate.HISTORY_NIGHTS, len(nights) - 1),
+                    min(gate.KERNEL_REFERENCE_NIGHTS, len(nights) - 1), len(nights)))
+        f.write("At the outlier cut, scatter limit and state margin in force (%.1f, %s, %s):"
+                "\n\n| kernel threshold%s" % (z, _pct(sm), _pct(sg), head))
         for th in sorted(set(THRESHOLDS) | {t}):
-            f.write(row("%.0f %%" % (100 * th), th == t, _rates(fig, th, z, sm)))
-        f.write("\nAt the kernel threshold and scatter limit in force (%.0f %%, %s):\n\n"
-                "| outlier cut%s" % (100 * t, _pct(sm), head))
+            f.write(row("%.0f %%" % (100 * th), th == t, _rates(fig, th, z, sm, sg)))
+        f.write("\nAt the kernel threshold, scatter limit and state margin in force (%.0f %%, "
+                "%s, %s):\n\n| outlier cut%s" % (100 * t, _pct(sm), _pct(sg), head))
         for cut in sorted(set(OUTLIER_ZS) | {z}, key=lambda c: -1 if c is None else c):
             f.write(row("off" if cut is None else "%.1f" % cut, cut == z,
-                        _rates(fig, t, cut, sm)))
-        f.write("\nAt the kernel threshold and outlier cut in force (%.0f %%, %.1f):\n\n"
-                "| scatter limit%s" % (100 * t, z, head))
+                        _rates(fig, t, cut, sm, sg)))
+        f.write("\nAt the kernel threshold, outlier cut and state margin in force (%.0f %%, "
+                "%.1f, %s):\n\n| scatter limit%s" % (100 * t, z, _pct(sg), head))
         for top in sorted(set(SCATTERS) | {sm}, key=lambda c: 1e9 if c is None else c):
-            f.write(row(_pct(top), top == sm, _rates(fig, t, z, top)))
+            f.write(row(_pct(top), top == sm, _rates(fig, t, z, top, sg)))
+        f.write("\nAt the kernel threshold, outlier cut and scatter limit in force (%.0f %%, "
+                "%.1f, %s):\n\n| state margin%s" % (100 * t, z, _pct(sm), head))
+        for near in sorted(set(MARGINS) | {sg}, key=lambda c: -1 if c is None else c):
+            f.write(row(_pct(near), near == sg, _rates(fig, t, z, sm, near)))
         f.write("\nThe bold rows are the limits in force (--kernel-threshold, "
-                "--kernel-outlier-z and --kernel-scatter-max, else the profile's).  A slowdown "
+                "--kernel-outlier-z, --kernel-scatter-max and --kernel-state-margin, else the "
+                "profile's).  A slowdown "
                 "is caught when the slowed kernel fails by the rule, of the nights judged; a "
                 "shift (every point slower) is one event when the gate reports a machine-wide "
                 "change and no kernel fails by the rule.\n\n")
@@ -375,7 +386,7 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
 
 
 def _pct(fraction):
-    """A scatter limit as the table shows it: '2.0 %', or 'off' for None."""
+    """A scatter limit or state margin as the table shows it: '2.0 %', or 'off' for None."""
     return "off" if fraction is None else "%.1f %%" % (100 * fraction)
 
 
@@ -392,7 +403,8 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
     changed = set(range(len(pairs)))
     if 0 < max_pairs < len(pairs):
         changed = set(rng.sample(range(len(pairs)), max_pairs))
-    goods = {n.folder: gate.good_by_point(n.csv) for n in nights}
+    # each night as a reference of later ones, as the replayed gate left it (gate.json's points)
+    goods = {n.folder: gate.reference_points(n.csv) for n in nights}
     aa = dict(quiet=0, alarm=0, shift=0, faster=0, noisy=0, disturbed=0)
     caught = {p: [0, 0] for p in SLOWDOWNS}
     events = {p: [0, 0] for p in SHIFTS}
@@ -402,8 +414,10 @@ def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
         # what the gate consults on a real night: the baseline, then the nights just before
         # tonight, newest first
         before = [n for n in nights[:nights.index(new)] if n is not base]
-        history = [goods[base.folder]] + [goods[n.folder] for n in reversed(before[-9:])]
+        history = [goods[base.folder]] + [goods[n.folder]
+                                          for n in reversed(before[1 - gate.HISTORY_NIGHTS:])]
         res = replay(base, new, limits, noisy_max, history, work)
+        goods[new.folder] = gate.reference_points(new.csv, res)
         shift = res.get("machine_shift") or {}
         kind = ("noisy" if res.get("too_noisy") else "alarm" if res["exit"] == 1 else
                 "shift" if shift.get("direction") == "slower" else

@@ -185,7 +185,8 @@ def write(path, res, csv_path, plots, trend):
         scatter = res.get("kernel_scatter")
         top = lim.get("kernel_scatter_max")
         L += ["## Kernels farthest from the kernels beside them (%d judged; a kernel fails "
-              "below %.3f and more than %.1f robust deviations below tonight's kernels; "
+              "below %.3f and more than %.1f robust deviations below tonight's kernels, "
+              "where it stood on none of its last nights; "
               "tonight's moves scatter %s%s)" % (
                   len(kernels), 1 - lim["kernel_threshold"], lim["kernel_outlier_z"],
                   "?" if scatter is None else "%.1f %%" % (100 * scatter),
@@ -194,9 +195,13 @@ def write(path, res, csv_path, plots, trend):
                   if gate.too_disturbed(scatter, lim) else
                   ", judged up to %.1f %%" % (100 * top)), "",
               "| kernel | move against the kernels beside it | robust deviations from tonight's "
-              "kernels | points |", "|---|---|---|---|"]
-        L += ["| %s | %.3f | %s | %d |" % (
-            k, m["ratio"], "—" if m.get("z") is None else "%+.1f" % m["z"], m["points"])
+              "kernels | against the night it stood nearest on (a state seen within %.0f %%) "
+              "| points |" % (100 * (lim.get("kernel_state_margin") or 0)),
+              "|---|---|---|---|---|"]
+        L += ["| %s | %.3f | %s | %s | %d |" % (
+            k, m["ratio"], "—" if m.get("z") is None else "%+.1f" % m["z"],
+            "—" if m.get("nearest") is None else "%.3f%s" % (
+                m["nearest"], " (seen)" if gate.seen_state(m, lim) else ""), m["points"])
             for k, m in sorted(kernels.items(), key=lambda km: abs(math.log(km[1]["ratio"])),
                                reverse=True)[:5]]
         L.append("")
