@@ -639,6 +639,11 @@ def gate_once(tmp):
         text = f.read()
     check("**REGRESSION**" in text and "## Regressions (confirmed) (%d)" % len(regs) in text,
           "the slowed run's summary lists its confirmed regressions")
+    kernels = g3.get("kernels") or {}
+    check(kernels and all("nearest" in m for m in kernels.values()) and
+          "the night it stood nearest on" in text,
+          f"each kernel's move against the night it stood nearest on, in gate.json and the "
+          f"summary: {kernels}")
     check(all(p["why"].startswith("confirmed: x memset") for p in regs),
           f"each regression was confirmed by a re-measurement beside memset: "
           f"{[p['why'] for p in regs]}")

@@ -147,13 +147,15 @@ def write(path, res, csv_path, plots, trend):
           "baseline), of good quality in both runs (cv ≤ %g%%, CPU share ≥ %g; limits from "
           "%s), below its last nights, its whole kernel more than %g%% apart from the kernels "
           "beside it (the median over its points, against its last %d good nights) and more "
-          "than %g robust deviations below tonight's kernels, **and** "
+          "than %g robust deviations below tonight's kernels, not within %g%% of where it "
+          "stood on one of its last nights (a state seen), **and** "
           "confirmed by a re-measurement beside memset or "
           "a stable neighbour; more than %g%% of this run's points flagged gate nothing (%s); a "
           "point flagged in either run is 'noisy' in the tables, not gated"
           % (res["profile"], 100 * lim["threshold"], lim["alpha"], 100 * lim["cv_max"],
              lim["cpu_share_min"], lim["source"], 100 * lim["kernel_threshold"],
-             gate.KERNEL_REFERENCE_NIGHTS, lim["kernel_outlier_z"], res["noisy_max"],
+             gate.KERNEL_REFERENCE_NIGHTS, lim["kernel_outlier_z"],
+             100 * (lim.get("kernel_state_margin") or 0), res["noisy_max"],
              "here %d of %d" % tuple(res["run_noisy"]) if res.get("run_noisy") else "not counted"),
           "- re-measurement: %s" % (res.get("confirm") or "nothing looked regressed"),
           "- ratio = median GB/s of this run / median GB/s of the baseline (< 1 is slower); "
