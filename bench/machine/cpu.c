@@ -249,68 +249,150 @@ static bool hex_run(const char *s, size_t n)
 }
 
 /*
- * Every "CPUID xxxxxxxx: aaaaaaaa-bbbbbbbb-cccccccc-dddddddd" line of the dump well formed:
- * libcpuid skips a line it cannot read, so a cut or garbled leaf 1 read as family 0 (issue 40.7).
- * false with the line's number in err.
+ * Whether libcpuid 0.6's raw data has room for leaf's subleaf sub (tagged: the line carries
+ * "[SL nn]").  Its deserializer stores a tagged subleaf at its index without a bound, so the
+ * fifth subleaf of AMD's leaf 0x8000001D (the null one that ends the list, which a Genoa's own
+ * dump carries) overflowed the struct and crashed the replay.
  */
-static bool well_formed(const char *dump, char *err, size_t errlen)
+static bool libcpuid_holds(uint32_t leaf, unsigned long sub, bool tagged)
+{
+	if (leaf < 0x80000000u ? leaf >= MAX_CPUID_LEVEL : leaf - 0x80000000u >= MAX_EXT_CPUID_LEVEL)
+		return false;
+	if (!tagged)
+		return true;
+	switch (leaf) {
+	case 4:
+		return sub < MAX_INTELFN4_LEVEL;
+	case 0xb:
+		return sub < MAX_INTELFN11_LEVEL;
+	case 0x12:
+		return sub < MAX_INTELFN12H_LEVEL;
+	case 0x14:
+		return sub < MAX_INTELFN14H_LEVEL;
+	case 0x8000001du:
+		return sub < MAX_AMDFN8000001DH_LEVEL;
+	default:
+		return true;
+	}
+}
+
+/*
+ * The dump's text for libcpuid, or NULL with the reason in err.  Every "CPUID xxxxxxxx:
+ * aaaaaaaa-bbbbbbbb-cccccccc-dddddddd" line must be well formed: libcpuid skips a line it cannot
+ * read, so a cut or garbled leaf 1 read as family 0 (issue 40.7).  Lines of leaves libcpuid has
+ * no room for (libcpuid_holds) are left out; every other line is kept as it is.
+ */
+static char *readable_dump(const char *dump, char *err, size_t errlen)
 {
 	static const char head[] = "CPUID ";
 	char why[120], *text = input_file_read(dump, CPUID_DUMP_MAX, NULL, why, sizeof why);
+	char *out, *end;
 	int lineno = 0;
 	bool ok = true;
 
 	if (!text) {
 		snprintf(err, errlen, "not a CPUID dump (%s)", why);
-		return false;
+		return NULL;
+	}
+	out = end = malloc(strlen(text) + 1);
+	if (!out) {
+		snprintf(err, errlen, "out of memory reading a CPUID dump");
+		free(text);
+		return NULL;
 	}
 	for (char *line = text, *next; ok && line && *line; line = next) {
-		size_t len;
+		size_t len, whole;
+		const char *leaf;
+		unsigned long sub = 0;
+		bool tagged;
 
 		next = strchr(line, '\n');
-		len = next ? (size_t)(next - line) : strlen(line);
+		whole = len = next ? (size_t)(next - line) : strlen(line);
 		next = next ? next + 1 : NULL;
 		lineno++;
 		if (len && line[len - 1] == '\r')
 			len--;
 		/* a leaf's line: "CPUID " and 8 hex digits (AIDA64's header lines name fields) */
 		if (strncmp(line, head, sizeof head - 1) || len < sizeof head - 1 + 8 ||
-		    !hex_run(line + sizeof head - 1, 8))
+		    !hex_run(line + sizeof head - 1, 8)) {
+			memcpy(end, line, whole + !!next);
+			end += whole + !!next;
 			continue;
-		line += sizeof head - 1;
-		len -= sizeof head - 1;
+		}
+		leaf = line + sizeof head - 1;
 		/* 8 hex, ": ", then four groups of 8 hex joined by '-' (a subleaf tag may follow) */
-		ok = len >= 10 + 35 && hex_run(line, 8) && line[8] == ':' && line[9] == ' ';
+		ok = len - (sizeof head - 1) >= 10 + 35 && leaf[8] == ':' && leaf[9] == ' ';
 		for (int g = 0; ok && g < 4; g++)
-			ok = hex_run(line + 10 + 9 * g, 8) && (g == 3 || line[10 + 9 * g + 8] == '-');
-		ok = ok && (len == 45 || line[45] == ' ');
-		if (!ok)
+			ok = hex_run(leaf + 10 + 9 * g, 8) && (g == 3 || leaf[10 + 9 * g + 8] == '-');
+		ok = ok && (len - (sizeof head - 1) == 45 || leaf[45] == ' ');
+		if (!ok) {
 			snprintf(err, errlen, "not a CPUID dump: line %d is no 'CPUID xxxxxxxx: "
 				 "aaaaaaaa-bbbbbbbb-cccccccc-dddddddd' leaf (cut or not hex)", lineno);
+			break;
+		}
+		tagged = len - (sizeof head - 1) > 45 && sscanf(leaf + 45, " [SL %lx]", &sub) == 1;
+		if (libcpuid_holds((uint32_t)strtoul(leaf, NULL, 16), sub, tagged)) {
+			memcpy(end, line, whole + !!next);
+			end += whole + !!next;
+		}
 	}
+	*end = '\0';
 	free(text);
-	return ok;
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* libcpuid reads a dump by its path only: text goes through a private temporary file. */
+static int deserialize(struct cpu_raw_data_t *raw, const char *text, char *err, size_t errlen)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	size_t len = strlen(text);
+	int fd, rc;
+
+	snprintf(path, sizeof path, "%s/storebench-cpuid-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot make a temporary file in %s: %s", dir && *dir ? dir :
+			 "/tmp", strerror(errno));
+		return -1;
+	}
+	rc = write(fd, text, len) == (ssize_t)len ? 0 : -1;
+	if (close(fd) || rc) {
+		snprintf(err, errlen, "cannot write a temporary file %s: %s", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	rc = cpuid_deserialize_raw_data(raw, path);
+	unlink(path);
+	if (rc)
+		snprintf(err, errlen, "cannot read a CPUID dump: %s", cpuid_error());
+	return rc ? -1 : 0;
 }
 
 int cpu_replay(struct cpu_info *info, const char *dump, char *err, size_t errlen)
 {
 	struct cpu_raw_data_t raw;
 	libcpuid_warn_fn_t warn;
+	char *text;
 	int rc;
 
 	memset(info, 0, sizeof *info);
 	info->codename = "unknown";
 	/* libcpuid reads lines until the end: /dev/zero or a FIFO would never end, a directory
 	 * read as "no leaf 0 vendor" */
-	if (!well_formed(dump, err, errlen))
+	text = readable_dump(dump, err, errlen);
+	if (!text)
 		return -1;
 	warn = cpuid_set_warn_function(NULL); /* dumps carry header lines it skips */
-	rc = cpuid_deserialize_raw_data(&raw, dump);
+	rc = deserialize(&raw, text, err, errlen);
 	cpuid_set_warn_function(warn);
-	if (rc) {
-		snprintf(err, errlen, "cannot read a CPUID dump: %s", cpuid_error());
+	free(text);
+	if (rc)
 		return -1;
-	}
 	if (!raw.basic_cpuid[0][EBX]) {
 		snprintf(err, errlen, "not a CPUID dump (no leaf 0 vendor)");
 		return -1;

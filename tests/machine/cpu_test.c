@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -122,6 +123,42 @@ static void test_replay_errors(void)
 	      "empty dump accepted: %s", err);
 }
 
+/*
+ * A dump with more tagged subleaves than libcpuid's raw data has room for (a Genoa's own dump ends
+ * leaf 0x8000001D with a fifth, null subleaf; here sixteen of it and of leaf 0xB, and leaves past
+ * libcpuid's last) replays as the CPU it describes: libcpuid stored them past its struct and the
+ * replay crashed.
+ */
+static void test_replay_overflow(void)
+{
+	char path[] = "/tmp/storebench-cpu-test-XXXXXX", err[256] = "";
+	struct cpu_info cpu;
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	CHECK(f, "cannot make a temporary dump");
+	if (!f)
+		return;
+	fputs("------[ CPUID Registers / Logical CPU #0 ]------\n"
+	      "CPUID 00000000: 0000000D-68747541-444D4163-69746E65\n"
+	      "CPUID 00000001: 00A10F11-00020800-FFFA3203-178BFBFF\n"
+	      "CPUID 00000007: 00000000-F1BF07AB-00405FC6-00000010 [SL 00]\n", f);
+	for (unsigned sub = 0; sub < 16; sub++)
+		fprintf(f, "CPUID 0000000B: 00000001-00000002-%08X-00000000 [SL %02X]\n",
+			0x100 | sub, sub);
+	fputs("CPUID 80000000: 80000028-68747541-444D4163-69746E65\n", f);
+	for (unsigned sub = 0; sub < 16; sub++)
+		fprintf(f, "CPUID 8000001D: 00004121-01C0003F-0000003F-00000000 [SL %02X]\n", sub);
+	for (unsigned leaf = 0x80000020; leaf <= 0x80000028; leaf++)
+		fprintf(f, "CPUID %08X: 00000001-00000002-00000003-00000004\n", leaf);
+	fclose(f);
+	CHECK(cpu_replay(&cpu, path, err, sizeof err) == 0 && cpu.family == 0x19 &&
+	      cpu.model == 0x11 && !strcmp(cpu.vendor, "AuthenticAMD"),
+	      "a dump with subleaves past libcpuid's room: rc, family 0x%x model 0x%x, %s", cpu.family,
+	      cpu.model, err);
+	unlink(path);
+}
+
 static void test_reasons(void)
 {
 	unsigned needs = ISA_AVX2 | ISA_CLWB;
@@ -213,6 +250,7 @@ int main(void)
 	test_detect();
 	test_machine();
 	test_replay_errors();
+	test_replay_overflow();
 	test_reasons();
 	test_codenames();
 	test_cpulist();
