@@ -22,18 +22,19 @@ DIVISORS = (1, 2, 4, 8)
 
 def word(run, row):
     """The victim's bytes as the cache word the sweep most likely asked: the first level and factor
-    whose share, in whole lines, equals them; else the bytes themselves ("192 KiB")."""
+    whose share, in whole lines, equals them, a level or a part of one before any multiple (on a
+    Genoa core 128 KiB is L2/8 and 4L1d alike, and a victim is asked as a part of the level it
+    lives in); else the bytes themselves ("192 KiB")."""
     size = ival(row, "victim_bytes")
     if not size:
         return ""
-    for name, level, multiples in LEVELS:
-        per, _ = share(run, [row], level)
-        if not per:
-            continue
-        for f in DIVISORS:
+    shares = [(name, share(run, [row], level)[0], multiples) for name, level, multiples in LEVELS]
+    for name, per, _ in shares:
+        for f in DIVISORS if per else ():
             if per // f // 64 * 64 == size:
                 return name if f == 1 else "%s/%d" % (name, f)
-        for f in multiples:
+    for name, per, multiples in shares:
+        for f in multiples if per else ():
             if per * f // 64 * 64 == size:
                 return "%d%s" % (f, name)
     return fmt_bytes(size)

@@ -656,7 +656,8 @@ def victim_cpus(storebench, src):
     for machine, size, word in ((small, 512 << 10, "L2/2"), (big, 1 << 20, "L2/2"),
                             (small, 128 << 20, "4LLC"), (big, 384 << 20, "4LLC"),
                                 (small, 16 << 10, "16 KiB"), (big, (2 << 20) // 3 // 64 * 64,
-                                                              "683 KiB")):
+                                                              "683 KiB"),
+                                (Shares(32 << 10, 1 << 20, 32 << 20), 128 << 10, "L2/8")):
         got = victims.word(machine, dict(row, victim_bytes=str(size)))
         if got != word:
             fail("victims.word: %d bytes of L2 %d: %s, want %s" % (size, machine.sizes["l2"], got,
