@@ -92,7 +92,7 @@ def replay(tmp):
                       "--calibration-pairs", "1", "--kernel-threshold", "10",
                       # two nights, each the other's only reference: most synthetic draws of
                       # them scatter past 2 %, so judge up to 5 %
-                      "--kernel-scatter-max", "5")
+                      "--kernel-scatter-max", "5", "--kernel-state-margin", "4")
     line = r.stdout.strip()
     check(r.returncode == 0 and re.fullmatch(r"false alarms \d+ of 40 nights \(upper 95 % "
                                              r"[0-9.]+ %\); caught \d+ of \d+ injected 20 % "
@@ -109,7 +109,8 @@ def replay(tmp):
                  "| every point 20 % slower: one machine-wide event |",
                  "| every point 40 % slower: one machine-wide event |", "\n| 1 | ",
                  "| scatter limit | ", "| **5.0 %** | ", "| 2.0 % | ", "A/A inconclusive",
-                 "| one kernel 20 % slower | 1 | 1 |\n"):
+                 "| one kernel 20 % slower | 1 | 1 |\n", "| state margin | ", "| **4.0 %** | ",
+                 "| kernel | A/A nights it failed | 5 % slower caught |", "\n| avx2_t_u4 | "):
         check(want in text, f"the table has {want!r}:\n{text}")
 
     # by construction, through the replay and the gate's own code: a night against an exact
@@ -179,11 +180,18 @@ def replay(tmp):
     check(len(fig["aa"]) == 7 and all(len(v) == 7 for v in fig["slow"].values()) and
           fig == calibrate.kernel_figures(nights, limits, 7, 1),
           "kernel_figures: one figure per synthetic night and change, the same for one seed")
+    rates = calibrate._rates(fig, 0.12, 3.5, 0.05, 0.04)
+    kernels = calibrate.by_kernel(fig, 0.12, 3.5, 0.05, 0.04)
+    check(all(sum(slow[p][0] for _, slow in kernels.values()) == rates.caught[p] and
+              sum(slow[p][1] for _, slow in kernels.values()) == rates.judged[p]
+              for p in calibrate.SLOWDOWNS) and
+          sum(fa for fa, _ in kernels.values()) >= rates.fa,
+          f"by_kernel adds up to the rates: {kernels} against {rates}")
     check(max(m[0] for m, _ in fig["slow"][30]) < 0.83 and
-          all(len(m) == 3 for night, _ in fig["aa"] for m in night) and
+          all(len(m) == 4 for night, _ in fig["aa"] for m in night) and
           all(0 <= sc < 1 for _, sc in fig["aa"]),
           f"on these nights (seed 1) a kernel 30 % slower moves below 0.83, each move a "
-          f"ratio, a z and its nearest night, each night's scatter a fraction: "
+          f"ratio, a z, its nearest night and its kernel, each night's scatter a fraction: "
           f"{fig['slow'][30]}")
 
     # the injection itself: one kernel's numbers scaled, no other's, metadata and header kept

@@ -253,7 +253,7 @@ def kernel_figures(nights, limits, count, seed):
             k = rng.choice(sorted(moves))
             slowed = gate.kernel_moves(_scaled(tonight, k, pct), history, kinds)
             m = slowed[k]
-            out["slow"][pct].append(((m["ratio"], m["z"], m["nearest"]),
+            out["slow"][pct].append(((m["ratio"], m["z"], m["nearest"], k),
                                      gate.moves_scatter(slowed)))
         for pct in SHIFTS:
             changed = _scaled(tonight, "*", pct)
@@ -265,8 +265,8 @@ def kernel_figures(nights, limits, count, seed):
 
 
 def _pairs(moves):
-    """A night's kernel_moves as (ratio, z, nearest) triples, its kernels' names dropped."""
-    return [(m["ratio"], m["z"], m["nearest"]) for m in moves.values()]
+    """A night's kernel_moves as (ratio, z, nearest, kernel) tuples."""
+    return [(m["ratio"], m["z"], m["nearest"], k) for k, m in moves.items()]
 
 
 Rates = namedtuple("Rates", "fa caught events unsure judged")
@@ -279,11 +279,7 @@ def _rates(fig, t, z, scatter_max=None, margin=None):
     unsure, the A/A nights one would fail on but that are too disturbed (inconclusive, no
     alarm); caught {pct: slowed kernels failing on nights judged}, judged {pct: those nights};
     events {pct: shifts reported as one machine-wide change with no kernel failing}."""
-    lim = dict(kernel_threshold=t, kernel_outlier_z=z, kernel_scatter_max=scatter_max,
-               kernel_state_margin=margin)
-
-    def apart(r, zz, near):
-        return gate.kernel_apart(dict(ratio=r, z=None if z is None else zz, nearest=near), lim)
+    lim, apart = _rule(t, z, scatter_max, margin)
 
     def fails(moves, scatter):
         return any(apart(*m) for m in moves) and not gate.too_disturbed(scatter, lim)
@@ -296,6 +292,35 @@ def _rates(fig, t, z, scatter_max=None, margin=None):
     events = {p: sum(ev and not fails(ms, sc) for ev, ms, sc in v)
               for p, v in fig["shift"].items()}
     return Rates(fa, caught, events, unsure, {p: len(v) for p, v in judged.items()})
+
+
+def _rule(t, z, scatter_max, margin):
+    """(limits, apart(ratio, z, nearest, kernel)): the kernel rule at these limits, as
+    gate.kernel_apart judges a move kernel_figures kept."""
+    lim = dict(kernel_threshold=t, kernel_outlier_z=z, kernel_scatter_max=scatter_max,
+               kernel_state_margin=margin)
+
+    def apart(r, zz, near, _kernel=None):
+        return gate.kernel_apart(dict(ratio=r, z=None if z is None else zz, nearest=near), lim)
+    return lim, apart
+
+
+def by_kernel(fig, t, z, scatter_max=None, margin=None):
+    """kernel -> (the A/A nights judged on which it failed, {pct: (its slowdowns caught, those
+    judged)}) at these limits: where the false alarms and the misses of the kernel rule lie."""
+    lim, apart = _rule(t, z, scatter_max, margin)
+    out = {}
+    for moves, sc in fig["aa"]:
+        for m in moves:
+            row = out.setdefault(m[3], [0, {p: [0, 0] for p in SLOWDOWNS}])
+            row[0] += apart(*m) and not gate.too_disturbed(sc, lim)
+    for pct, v in fig["slow"].items():
+        for m, sc in v:
+            if not gate.too_disturbed(sc, lim):
+                row = out.setdefault(m[3], [0, {p: [0, 0] for p in SLOWDOWNS}])
+                row[1][pct][0] += apart(*m)
+                row[1][pct][1] += 1
+    return {k: (fa, {p: tuple(c) for p, c in slow.items()}) for k, (fa, slow) in out.items()}
 
 
 def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_nights=NIGHTS,
@@ -375,6 +400,15 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
                 "%.1f, %s):\n\n| state margin%s" % (100 * t, z, _pct(sm), head))
         for near in sorted(set(MARGINS) | {sg}, key=lambda c: -1 if c is None else c):
             f.write(row(_pct(near), near == sg, _rates(fig, t, z, sm, near)))
+        f.write("\nBy kernel, at the limits in force: the A/A nights judged on which the kernel "
+                "failed, and of the nights it was the one slowed and that were judged, how many "
+                "caught it (a kernel whose states this host visits is where the false alarms "
+                "and the misses lie):\n\n| kernel | A/A nights it failed | " +
+                " | ".join("%d %% slower caught" % p for p in SLOWDOWNS) + " |\n" +
+                "|---" * (2 + len(SLOWDOWNS)) + "|\n")
+        for k, (fa, slow) in sorted(by_kernel(fig, t, z, sm, sg).items()):
+            f.write("| %s | %d | %s |\n" % (k, fa, " | ".join("%d of %d" % slow[p]
+                                                               for p in SLOWDOWNS)))
         f.write("\nThe bold rows are the limits in force (--kernel-threshold, "
                 "--kernel-outlier-z, --kernel-scatter-max and --kernel-state-margin, else the "
                 "profile's).  A slowdown "
