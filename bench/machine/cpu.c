@@ -302,38 +302,39 @@ static char *readable_dump(const char *dump, char *err, size_t errlen)
 	}
 	for (char *line = text, *next; ok && line && *line; line = next) {
 		size_t len, whole;
-		const char *leaf;
+		const char *leaf = line + sizeof head - 1;
 		unsigned long sub = 0;
-		bool tagged;
+		bool keep = true, tagged;
 
 		next = strchr(line, '\n');
-		whole = len = next ? (size_t)(next - line) : strlen(line);
+		whole = len = next ? (size_t)(next - line) + 1 : strlen(line);
 		next = next ? next + 1 : NULL;
 		lineno++;
+		len -= next != NULL;
 		if (len && line[len - 1] == '\r')
 			len--;
 		/* a leaf's line: "CPUID " and 8 hex digits (AIDA64's header lines name fields) */
-		if (strncmp(line, head, sizeof head - 1) || len < sizeof head - 1 + 8 ||
-		    !hex_run(line + sizeof head - 1, 8)) {
-			memcpy(end, line, whole + !!next);
-			end += whole + !!next;
-			continue;
+		if (!strncmp(line, head, sizeof head - 1) && len >= sizeof head - 1 + 8 &&
+		    hex_run(leaf, 8)) {
+			len -= sizeof head - 1;
+			/* 8 hex, ": ", four groups of 8 hex joined by '-' (a subleaf tag may follow) */
+			ok = len >= 10 + 35 && leaf[8] == ':' && leaf[9] == ' ';
+			for (int g = 0; ok && g < 4; g++)
+				ok = hex_run(leaf + 10 + 9 * g, 8) &&
+				     (g == 3 || leaf[10 + 9 * g + 8] == '-');
+			ok = ok && (len == 45 || leaf[45] == ' ');
+			if (!ok) {
+				snprintf(err, errlen, "not a CPUID dump: line %d is no 'CPUID xxxxxxxx: "
+					 "aaaaaaaa-bbbbbbbb-cccccccc-dddddddd' leaf (cut or not hex)",
+					 lineno);
+				break;
+			}
+			tagged = len > 45 && sscanf(leaf + 45, " [SL %lx]", &sub) == 1;
+			keep = libcpuid_holds((uint32_t)strtoul(leaf, NULL, 16), sub, tagged);
 		}
-		leaf = line + sizeof head - 1;
-		/* 8 hex, ": ", then four groups of 8 hex joined by '-' (a subleaf tag may follow) */
-		ok = len - (sizeof head - 1) >= 10 + 35 && leaf[8] == ':' && leaf[9] == ' ';
-		for (int g = 0; ok && g < 4; g++)
-			ok = hex_run(leaf + 10 + 9 * g, 8) && (g == 3 || leaf[10 + 9 * g + 8] == '-');
-		ok = ok && (len - (sizeof head - 1) == 45 || leaf[45] == ' ');
-		if (!ok) {
-			snprintf(err, errlen, "not a CPUID dump: line %d is no 'CPUID xxxxxxxx: "
-				 "aaaaaaaa-bbbbbbbb-cccccccc-dddddddd' leaf (cut or not hex)", lineno);
-			break;
-		}
-		tagged = len - (sizeof head - 1) > 45 && sscanf(leaf + 45, " [SL %lx]", &sub) == 1;
-		if (libcpuid_holds((uint32_t)strtoul(leaf, NULL, 16), sub, tagged)) {
-			memcpy(end, line, whole + !!next);
-			end += whole + !!next;
+		if (keep) {
+			memcpy(end, line, whole);
+			end += whole;
 		}
 	}
 	*end = '\0';
@@ -353,11 +354,12 @@ static int deserialize(struct cpu_raw_data_t *raw, const char *text, char *err, 
 	size_t len = strlen(text);
 	int fd, rc;
 
-	snprintf(path, sizeof path, "%s/storebench-cpuid-XXXXXX", dir && *dir ? dir : "/tmp");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof path, "%s/storebench-cpuid-XXXXXX", dir);
 	fd = mkstemp(path);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot make a temporary file in %s: %s", dir && *dir ? dir :
-			 "/tmp", strerror(errno));
+		snprintf(err, errlen, "cannot make a temporary file in %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	rc = write(fd, text, len) == (ssize_t)len ? 0 : -1;

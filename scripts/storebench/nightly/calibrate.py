@@ -41,7 +41,7 @@ import statistics
 import tarfile
 import tempfile
 import time
-from collections import namedtuple
+from collections import defaultdict, namedtuple
 
 from storebench import reader
 from storebench.nightly import gate, runs, samples
@@ -235,7 +235,8 @@ def kernel_figures(nights, limits, count, seed):
     (gate.kernel_moves), as is and changed.  Returns dict(aa: [(each night's kernel moves,
     their scatter)], slow: {pct: [(the slowed kernel's move, the night's scatter)]}, shift:
     {pct: [(machine-wide change reported, the night's kernel moves, their scatter)]}); a move
-    is (ratio, z, nearest) as gate.kernel_moves gives them, a scatter as gate.moves_scatter."""
+    is (ratio, z, nearest, kernel) as gate.kernel_moves gives them (_move_tuples), a scatter as
+    gate.moves_scatter."""
     rng = random.Random(seed)
     rounds = [_rounds(n) for n in nights]
     good = [gate.good_by_point(n.csv) for n in nights]
@@ -248,7 +249,7 @@ def kernel_figures(nights, limits, count, seed):
         tonight = synthetic(rounds[i], good[i], rng)
         history = [synthetic(rounds[j], good[j], rng) for j in others]
         moves = gate.kernel_moves(tonight, history, kinds)
-        out["aa"].append((_pairs(moves), gate.moves_scatter(moves)))
+        out["aa"].append((_move_tuples(moves), gate.moves_scatter(moves)))
         for pct in SLOWDOWNS:
             k = rng.choice(sorted(moves))
             slowed = gate.kernel_moves(_scaled(tonight, k, pct), history, kinds)
@@ -259,12 +260,12 @@ def kernel_figures(nights, limits, count, seed):
             changed = _scaled(tonight, "*", pct)
             moved = gate.kernel_moves(changed, history, kinds)
             shift = _shift_of(changed, history, limits) or {}
-            out["shift"][pct].append((shift.get("direction") == "slower", _pairs(moved),
+            out["shift"][pct].append((shift.get("direction") == "slower", _move_tuples(moved),
                                       gate.moves_scatter(moved)))
     return out
 
 
-def _pairs(moves):
+def _move_tuples(moves):
     """A night's kernel_moves as (ratio, z, nearest, kernel) tuples."""
     return [(m["ratio"], m["z"], m["nearest"], k) for k, m in moves.items()]
 
@@ -309,17 +310,15 @@ def by_kernel(fig, t, z, scatter_max=None, margin=None):
     """kernel -> (the A/A nights judged on which it failed, {pct: (its slowdowns caught, those
     judged)}) at these limits: where the false alarms and the misses of the kernel rule lie."""
     lim, apart = _rule(t, z, scatter_max, margin)
-    out = {}
+    out = defaultdict(lambda: [0, {p: [0, 0] for p in SLOWDOWNS}])
     for moves, sc in fig["aa"]:
         for m in moves:
-            row = out.setdefault(m[3], [0, {p: [0, 0] for p in SLOWDOWNS}])
-            row[0] += apart(*m) and not gate.too_disturbed(sc, lim)
+            out[m[3]][0] += apart(*m) and not gate.too_disturbed(sc, lim)
     for pct, v in fig["slow"].items():
         for m, sc in v:
             if not gate.too_disturbed(sc, lim):
-                row = out.setdefault(m[3], [0, {p: [0, 0] for p in SLOWDOWNS}])
-                row[1][pct][0] += apart(*m)
-                row[1][pct][1] += 1
+                out[m[3]][1][pct][0] += apart(*m)
+                out[m[3]][1][pct][1] += 1
     return {k: (fa, {p: tuple(c) for p, c in slow.items()}) for k, (fa, slow) in out.items()}
 
 
@@ -339,7 +338,7 @@ def calibrate(nights, limits, noisy_max, table_path, max_pairs=PAIRS, synthetic_
         log("%d synthetic nights judged by the kernel rule" % synthetic_nights)
     scratch = tempfile.mkdtemp(prefix="sb-calibrate-")
     try:
-        replayed = _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log)
+        replayed = _replay_move_tuples(nights, limits, noisy_max, max_pairs, seed, scratch, log)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     n = synthetic_nights
@@ -424,7 +423,7 @@ def _pct(fraction):
     return "off" if fraction is None else "%.1f %%" % (100 * fraction)
 
 
-def _replay_pairs(nights, limits, noisy_max, max_pairs, seed, scratch, log):
+def _replay_move_tuples(nights, limits, noisy_max, max_pairs, seed, scratch, log):
     """Each recorded night through the whole gate against the night recorded before it (one
     of the same shape), every pair as is and max_pairs of them (0: all) with the injected
     changes; the table's second part.  A real night is judged against the night before it

@@ -402,21 +402,25 @@ def kernel_moves(tonight, history, kinds=None):
     HISTORY_NIGHTS; kinds: kernel -> kind (kinds_of), {} or None to set each kernel against all
     the others."""
     kinds = kinds or {}
-    moved = {p: math.log(g) - math.log(ref) for p, (g, *_) in tonight.items()
-             for ref in [reference_gbps(p, history)] if g and ref}
+    moved = _log_moves(tonight, lambda p: reference_gbps(p, history))
     moves = {k: dict(ratio=math.exp(statistics.median(ds)), points=len(ds), nearest=None)
              for k, ds in _apart(moved, kinds).items()}
     logs = [math.log(m["ratio"]) for m in moves.values()]
     for m in moves.values():
         m["z"] = _robust_z(math.log(m["ratio"]), logs)
     for night in history[:HISTORY_NIGHTS]:
-        one = {p: math.log(g) - math.log(night[p][0]) for p, (g, *_) in tonight.items()
-               if g and p in night and night[p][0]}
+        one = _log_moves(tonight, lambda p: night[p][0] if p in night else None)
         for k, ds in _apart(one, kinds).items():
             m, here = moves.get(k), math.exp(statistics.median(ds))
             if m and (m["nearest"] is None or abs(math.log(here)) < abs(math.log(m["nearest"]))):
                 m["nearest"] = here
     return moves
+
+
+def _log_moves(tonight, reference):
+    """point -> log(tonight's GB/s / reference(point)) where both are known and not zero."""
+    return {p: math.log(g) - math.log(ref) for p, (g, *_) in tonight.items()
+            for ref in [reference(p) if g else None] if ref}
 
 
 def _apart(moved, kinds):
